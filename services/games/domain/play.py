@@ -1,0 +1,110 @@
+"""Drive an engine: open a game, apply moves, and settle chance from the committed seed.
+
+Pure: the seed material comes in as arguments; nothing here touches I/O, clocks or ``random``.
+The same functions serve the live service, replay, the audit and the offline verifier.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from services.games.engines.base import (
+    CHANCE_EVENT,
+    Engine,
+    Event,
+    GameConfig,
+    IllegalMove,
+    Move,
+    chance_event,
+)
+from shared.fairness import derive
+
+
+class NotYourTurn(IllegalMove):
+    """The seat is not among those to move (HTTP 403, not a rules violation)."""
+
+
+@dataclass(frozen=True)
+class SeedMaterial:
+    """What chance values are derived from (see ``shared.fairness``)."""
+
+    server_seed: bytes
+    game_id: str
+    client_seeds: tuple[str, ...]
+
+    def values(self, counter: int, kind: str, n: int, sides: int) -> list[int]:
+        return derive(self.server_seed, self.game_id, self.client_seeds, counter, kind, n, sides)
+
+
+@dataclass
+class Progress:
+    """A state plus the number of chance events so far (the next chance counter)."""
+
+    state: Any
+    chance_count: int = 0
+
+
+Observer = Callable[[Progress], None]
+
+
+def settle_chance(
+    engine: Engine[Any], progress: Progress, seeds: SeedMaterial, observe: Observer | None = None
+) -> list[Event]:
+    """Resolve every pending chance request, folding each ``ChanceResolved`` event."""
+    events: list[Event] = []
+    while (request := engine.chance_request(progress.state)) is not None:
+        values = seeds.values(progress.chance_count, request.kind, request.n, request.sides)
+        event = chance_event(request, progress.chance_count, values)
+        events += fold(engine, progress, [event], observe)
+    return events
+
+
+def open_game(
+    engine: Engine[Any], config: GameConfig, seeds: SeedMaterial, observe: Observer | None = None
+) -> tuple[Progress, list[Event]]:
+    """Initial state, opening events and the first chance outcomes."""
+    progress = Progress(engine.initial_state(config))
+    events = fold(engine, progress, engine.opening_events(config), observe)
+    events += settle_chance(engine, progress, seeds, observe)
+    return progress, events
+
+
+def fold(
+    engine: Engine[Any], progress: Progress, events: Iterable[Event], observe: Observer | None = None
+) -> list[Event]:
+    """Apply events in order; ``observe`` (if given) sees the progress after each one."""
+    out = []
+    for event in events:
+        progress.state = engine.evolve(progress.state, event)
+        if event.get("type") == CHANCE_EVENT:
+            progress.chance_count += 1
+        out.append(event)
+        if observe is not None:
+            observe(progress)
+    return out
+
+
+def apply_move(
+    engine: Engine[Any],
+    progress: Progress,
+    seat: int,
+    move: Move,
+    seeds: SeedMaterial,
+    observe: Observer | None = None,
+) -> list[Event]:
+    """Decide and fold a move, then settle chance. Raises ``IllegalMove`` and changes nothing."""
+    if seat not in engine.to_move(progress.state):
+        raise NotYourTurn("TURN", "not_your_turn", f"seat {seat} is not to move now")
+    decided = engine.decide(progress.state, seat, move)
+    events = fold(engine, progress, decided, observe)
+    events += settle_chance(engine, progress, seeds, observe)
+    return events
+
+
+def replay(engine: Engine[Any], config: GameConfig, events: Sequence[Event]) -> Progress:
+    """Rebuild a state from its recorded events (never re-rolls)."""
+    progress = Progress(engine.initial_state(config))
+    fold(engine, progress, events)
+    return progress

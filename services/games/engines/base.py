@@ -1,0 +1,212 @@
+"""The engine contract every game implements.
+
+An engine is pure: no I/O, no clock, no ``random``. A saved game is its config plus its event
+history, and the state is a left fold of ``evolve`` over that history (OpenSpiel style).
+
+Chance (shuffles, deals, dice, draws) never happens inside the engine. When the state needs a
+random outcome, ``chance_request`` returns what is needed; the host derives the values from the
+game's committed seed (``shared.fairness``) and records a ``ChanceResolved`` event that the
+engine then folds with ``evolve``. Replay re-reads recorded values and never re-rolls.
+
+Events and moves are plain JSON objects (``dict``) with a ``"type"`` key, so they can be stored
+and sent as they are. Events are past-tense facts (``CardPlayed``), moves imperative
+(``play_card``).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, Literal, TypeVar
+
+Event = dict[str, Any]
+Move = dict[str, Any]
+
+CHANCE_EVENT = "ChanceResolved"
+ChanceKind = Literal["shuffle", "dice", "pick"]
+
+
+class EngineError(Exception):
+    """Root of every error an engine raises."""
+
+
+class IllegalMove(EngineError):
+    """A move the rules forbid. ``rule`` is the spec's rule id (e.g. ``PK-15``)."""
+
+    def __init__(self, rule: str, code: str, message: str) -> None:
+        super().__init__(f"{rule} {code}: {message}")
+        self.rule = rule
+        self.code = code
+        self.message = message
+
+
+class InvalidOptions(EngineError):
+    """A game configuration the game type does not allow; ``field`` names the option."""
+
+    def __init__(self, field: str, message: str, rule: str | None = None) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+        self.message = message
+        self.rule = rule
+
+
+@dataclass(frozen=True)
+class ChanceRequest:
+    """A random outcome the state waits for.
+
+    kind ``shuffle``: a permutation of ``range(n)``; ``dice``: ``n`` values in ``1..sides``;
+    ``pick``: one value in ``range(n)``. ``purpose`` is a short tag the engine reads back
+    (``"deal"``, ``"start_player"``, ``"roll"`` ...).
+    """
+
+    purpose: str
+    kind: ChanceKind
+    n: int
+    sides: int = 6
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"purpose": self.purpose, "kind": self.kind, "n": self.n, "sides": self.sides}
+
+
+def chance_event(request: ChanceRequest, counter: int, values: list[int]) -> Event:
+    """The one shape of a recorded chance outcome (written by the host, folded by the engine)."""
+    return {"type": CHANCE_EVENT, **request.as_dict(), "counter": counter, "values": values}
+
+
+@dataclass(frozen=True)
+class GameConfig:
+    num_players: int
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class MoveDoc:
+    """Documents one move type for ``GET /v1/game-types``."""
+
+    type: str
+    description: str
+    params: Mapping[str, Any]  # JSON Schema of the parameters besides "type"
+    example: Move
+    rules: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """Result of a finished game. ``ranks[seat]``: 1 is best; tied seats share a rank."""
+
+    ranks: list[int]
+    scores: list[float]
+    reason: str
+    teams: list[list[int]] | None = None
+    team_ranks: list[int] | None = None
+    team_scores: list[float] | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "ranks": list(self.ranks),
+            "scores": list(self.scores),
+            "reason": self.reason,
+            "teams": self.teams,
+            "team_ranks": self.team_ranks,
+            "team_scores": self.team_scores,
+        }
+
+
+def ranks_from_scores(scores: list[float], higher_is_better: bool = True) -> list[int]:
+    """Competition ranking (1, 2, 2, 4) from scores."""
+    sign = -1 if higher_is_better else 1
+    return [1 + sum(1 for o in scores if sign * o < sign * s) for s in scores]
+
+
+S = TypeVar("S")
+
+
+class Engine(ABC, Generic[S]):
+    """One game's rules. Subclasses set the class attributes and implement the methods."""
+
+    game_type: ClassVar[str]
+    title: ClassVar[str]
+    player_counts: ClassVar[tuple[int, ...]]
+    spec: ClassVar[str] = ""  # e.g. "rules/paardenkoppen.md"
+
+    # --- configuration -------------------------------------------------------------------
+    @abstractmethod
+    def options_schema(self) -> dict[str, Any]:
+        """JSON Schema (type object) of the options, each with its spec default."""
+
+    @abstractmethod
+    def normalize_options(self, num_players: int, options: Mapping[str, Any]) -> dict[str, Any]:
+        """Fill defaults and validate; raise ``InvalidOptions`` naming the field."""
+
+    def variants(self) -> list[GameConfig]:
+        """Configurations random-play tests and benchmarks cover (every count and variant)."""
+        return [GameConfig(n, self.normalize_options(n, {})) for n in self.player_counts]
+
+    def teams(self, config: GameConfig) -> list[list[int]] | None:
+        """Fixed partnerships for this config, or None for free-for-all."""
+        return None
+
+    @abstractmethod
+    def moves(self) -> list[MoveDoc]:
+        """The move vocabulary."""
+
+    # --- the game ------------------------------------------------------------------------
+    @abstractmethod
+    def initial_state(self, config: GameConfig) -> S:
+        """State before any event (``config.options`` is already normalized)."""
+
+    def opening_events(self, config: GameConfig) -> list[Event]:
+        """Events that open the game, folded right after ``initial_state``."""
+        return []
+
+    @abstractmethod
+    def chance_request(self, state: S) -> ChanceRequest | None:
+        """The random outcome the state waits for, if any. No seat moves while one is pending."""
+
+    @abstractmethod
+    def to_move(self, state: S) -> list[int]:
+        """Seats that may move now (usually one; empty when finished or chance is pending)."""
+
+    @abstractmethod
+    def legal_moves(self, state: S, seat: int) -> list[Move]:
+        """Every legal move of ``seat`` now, each a complete move object."""
+
+    @abstractmethod
+    def decide(self, state: S, seat: int, move: Move) -> list[Event]:
+        """Validate ``move`` by ``seat`` and return the events it causes, or raise IllegalMove.
+
+        Must not mutate ``state``. Must accept exactly the moves ``legal_moves`` lists.
+        """
+
+    @abstractmethod
+    def evolve(self, state: S, event: Event) -> S:
+        """Apply one event; returns a new state and never mutates ``state``."""
+
+    @abstractmethod
+    def outcome(self, state: S) -> Outcome | None:
+        """The result once the game is over, else None."""
+
+    # --- what each viewer may see --------------------------------------------------------
+    @abstractmethod
+    def view(self, state: S, seat: int | None) -> dict[str, Any]:
+        """JSON view for ``seat`` (None: a spectator) with everything hidden it may not see."""
+
+    @abstractmethod
+    def full_view(self, state: S) -> dict[str, Any]:
+        """Everything, for admins and for everyone once the game has ended."""
+
+    def redact_event(self, event: Event, seat: int | None, before: S, after: S) -> Event:
+        """``event`` as ``seat`` may see it while the game runs. Default: chance values hidden.
+
+        Engines override this when an event carries private data (a dealt hand, a discard)
+        or when a chance outcome is public (a die roll).
+        """
+        if event.get("type") == CHANCE_EVENT:
+            return {k: v for k, v in event.items() if k != "values"} | {"values": "hidden"}
+        return event
+
+    # --- checks for random play ----------------------------------------------------------
+    def invariants(self, state: S) -> list[str]:
+        """Descriptions of every invariant that does not hold (empty when all hold)."""
+        return []
