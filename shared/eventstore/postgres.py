@@ -1,0 +1,177 @@
+"""PostgreSQL event store (psycopg 3, no ORM).
+
+Appends take ``LOCK TABLE events IN EXCLUSIVE MODE`` for the rest of their transaction, so global
+positions become visible strictly in increasing order: a subscriber resuming from the last position it
+saw can never skip an event that commits late (the "gap problem"). Plain reads are not blocked.
+Events and outbox rows are written in one transaction (no dual write).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+import psycopg
+from psycopg import sql
+from psycopg.types.json import Jsonb
+from psycopg_pool import ConnectionPool
+
+from shared.canonical import GENESIS_HASH
+from shared.eventstore.model import (
+    ConcurrencyConflict,
+    EventStore,
+    NewEvent,
+    OutboxMessage,
+    Snapshot,
+    StoredEvent,
+)
+from shared.eventstore.sealing import seal
+
+_COLUMNS = "position, stream_id, version, type, payload, metadata, prev_hash, hash"
+
+
+def _row_to_event(row: tuple[Any, ...]) -> StoredEvent:
+    return StoredEvent(int(row[0]), row[1], int(row[2]), row[3], row[4], row[5], row[6], row[7])
+
+
+class PostgresEventStore(EventStore):
+    """Bound either to a pool (each call its own transaction) or to one open connection (a unit of work)."""
+
+    def __init__(self, source: ConnectionPool | psycopg.Connection[Any], schema: str) -> None:
+        self._source = source
+        self._schema = sql.Identifier(schema)
+
+    @contextmanager
+    def _conn(self) -> Iterator[psycopg.Connection[Any]]:
+        if isinstance(self._source, ConnectionPool):
+            with self._source.connection() as conn:
+                yield conn
+        else:
+            yield self._source
+
+    def _q(self, text: str) -> sql.Composed:
+        return sql.SQL(text).format(s=self._schema)
+
+    def append(
+        self,
+        stream_id: str,
+        expected_version: int,
+        events: Sequence[NewEvent],
+        outbox: Sequence[OutboxMessage] = (),
+    ) -> list[StoredEvent]:
+        with self._conn() as conn:
+            try:
+                with conn.transaction():
+                    return self._append(conn, stream_id, expected_version, events, outbox)
+            except psycopg.errors.UniqueViolation as exc:
+                raise ConcurrencyConflict(stream_id, expected_version) from exc
+
+    def _append(
+        self,
+        conn: psycopg.Connection[Any],
+        stream_id: str,
+        expected_version: int,
+        events: Sequence[NewEvent],
+        outbox: Sequence[OutboxMessage],
+    ) -> list[StoredEvent]:
+        conn.execute(self._q("LOCK TABLE {s}.events IN EXCLUSIVE MODE"))
+        head = conn.execute(
+            self._q(
+                "SELECT version, hash FROM {s}.events WHERE stream_id = %s ORDER BY version DESC LIMIT 1"
+            ),
+            (stream_id,),
+        ).fetchone()
+        current, prev = (int(head[0]), str(head[1])) if head else (0, GENESIS_HASH)
+        if current != expected_version:
+            raise ConcurrencyConflict(stream_id, expected_version, current)
+        stored: list[StoredEvent] = []
+        for offset, event in enumerate(events):
+            item = seal(0, stream_id, expected_version + offset + 1, event, prev)
+            row = conn.execute(
+                self._q(
+                    "INSERT INTO {s}.events (stream_id, version, event_id, type, payload, metadata,"
+                    " prev_hash, hash) VALUES (%s, %s, %s, %s, %s, %s, %s, %s) RETURNING position"
+                ),
+                (
+                    stream_id,
+                    item.version,
+                    item.metadata["event_id"],
+                    item.type,
+                    Jsonb(item.payload),
+                    Jsonb(item.metadata),
+                    item.prev_hash,
+                    item.hash,
+                ),
+            ).fetchone()
+            assert row is not None
+            stored.append(
+                StoredEvent(
+                    int(row[0]),
+                    stream_id,
+                    item.version,
+                    item.type,
+                    item.payload,
+                    item.metadata,
+                    item.prev_hash,
+                    item.hash,
+                )
+            )
+            prev = item.hash
+        for message in outbox:
+            conn.execute(
+                self._q("INSERT INTO {s}.outbox (queue, job, message) VALUES (%s, %s, %s)"),
+                (message.queue, message.job, Jsonb(message.message)),
+            )
+        return stored
+
+    def read_stream(
+        self, stream_id: str, after_version: int = 0, limit: int | None = None
+    ) -> list[StoredEvent]:
+        with self._conn() as conn:
+            rows = conn.execute(
+                self._q(
+                    f"SELECT {_COLUMNS} FROM {{s}}.events WHERE stream_id = %s AND version > %s"
+                    " ORDER BY version LIMIT %s"
+                ),
+                (stream_id, after_version, limit),
+            ).fetchall()
+        return [_row_to_event(r) for r in rows]
+
+    def read_all(self, after_position: int = 0, limit: int = 1000) -> list[StoredEvent]:
+        with self._conn() as conn:
+            rows = conn.execute(
+                self._q(
+                    f"SELECT {_COLUMNS} FROM {{s}}.events WHERE position > %s ORDER BY position LIMIT %s"
+                ),
+                (after_position, limit),
+            ).fetchall()
+        return [_row_to_event(r) for r in rows]
+
+    def stream_version(self, stream_id: str) -> int:
+        with self._conn() as conn:
+            row = conn.execute(
+                self._q("SELECT coalesce(max(version), 0) FROM {s}.events WHERE stream_id = %s"), (stream_id,)
+            ).fetchone()
+        return int(row[0]) if row else 0
+
+    def save_snapshot(self, snapshot: Snapshot) -> None:
+        with self._conn() as conn:
+            conn.execute(
+                self._q(
+                    "INSERT INTO {s}.snapshots (stream_id, kind, version, data) VALUES (%s, %s, %s, %s)"
+                    " ON CONFLICT DO NOTHING"
+                ),
+                (snapshot.stream_id, snapshot.kind, snapshot.version, snapshot.data),
+            )
+
+    def latest_snapshot(self, stream_id: str, kind: str, max_version: int | None = None) -> Snapshot | None:
+        with self._conn() as conn:
+            row = conn.execute(
+                self._q(
+                    "SELECT version, data FROM {s}.snapshots WHERE stream_id = %s AND kind = %s"
+                    " AND version <= %s ORDER BY version DESC LIMIT 1"
+                ),
+                (stream_id, kind, max_version if max_version is not None else 2**31 - 1),
+            ).fetchone()
+        return Snapshot(stream_id, int(row[0]), kind, bytes(row[1])) if row else None

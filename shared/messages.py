@@ -1,0 +1,35 @@
+"""Which events flow to which service: the routing table of the outbox.
+
+Jobs are named by dotted path so that no service imports another's code.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from shared.eventstore.model import OutboxMessage
+
+QUEUES = ("games", "matchmaking", "questions", "ratings")
+
+# event type -> (queue, job function) of every consumer
+ROUTES: dict[str, tuple[tuple[str, str], ...]] = {
+    "GameFinished": (
+        ("ratings", "services.ratings.entrypoints.jobs.handle_message"),
+        ("matchmaking", "services.matchmaking.entrypoints.jobs.handle_message"),
+    ),
+    "GameAborted": (
+        ("ratings", "services.ratings.entrypoints.jobs.handle_message"),
+        ("matchmaking", "services.matchmaking.entrypoints.jobs.handle_message"),
+    ),
+    "GameVoided": (("ratings", "services.ratings.entrypoints.jobs.handle_message"),),
+    "CreateGameRequested": (("games", "services.games.entrypoints.jobs.handle_message"),),
+    "GameCreatedForTable": (("matchmaking", "services.matchmaking.entrypoints.jobs.handle_message"),),
+    "QuestionRequested": (("questions", "services.questions.entrypoints.jobs.handle_message"),),
+    "QuestionReady": (("games", "services.games.entrypoints.jobs.handle_message"),),
+}
+
+
+def outbox_for(message_type: str, message_id: str, body: dict[str, Any]) -> list[OutboxMessage]:
+    """Outbox rows for a message: one per consumer listed in ROUTES."""
+    envelope = {"message_id": message_id, "type": message_type, "body": body}
+    return [OutboxMessage(queue, job, envelope) for queue, job in ROUTES.get(message_type, ())]

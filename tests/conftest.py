@@ -1,0 +1,45 @@
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from redis import Redis
+
+from tests.support.infra import TestDatabase, redis_test_url, resolve_for_tests
+
+
+@pytest.fixture(scope="session")
+def backends() -> Iterator[object]:
+    found = resolve_for_tests()
+    yield found
+    found.stop()
+
+
+@pytest.fixture(scope="session")
+def test_database(backends) -> Iterator[TestDatabase]:  # type: ignore[no-untyped-def]
+    db = TestDatabase(backends)
+    yield db
+    db.drop()
+
+
+@pytest.fixture
+def database_url(test_database: TestDatabase) -> Iterator[str]:
+    test_database.truncate()
+    yield test_database.url
+
+
+@pytest.fixture
+def redis_url(backends) -> Iterator[str]:  # type: ignore[no-untyped-def]
+    url = redis_test_url(backends.redis_url)
+    client = Redis.from_url(url)
+    client.flushdb()
+    yield url
+    client.flushdb()
+    client.close()
+
+
+@pytest.fixture
+def redis_client(redis_url: str) -> Iterator[Redis]:
+    client = Redis.from_url(redis_url)
+    yield client
+    client.close()
