@@ -9,6 +9,7 @@ estimate backend, OSRM parsing, caching), ``grading`` (``grade``, ``public_quest
 ``questions`` (question packs, generated questions, ``draw``) and ``mapsvg`` (``render_map``).
 """
 
+from .catalog import Board, ChanceCard, Constants, Edge, Place, board, chance_cards, constants, place, places
 from .errors import (
     CityHopperError,
     DataError,
@@ -18,13 +19,44 @@ from .errors import (
     RoutingError,
     UnknownPlaceError,
 )
+from .grading import Grade, grade, public_question
+from .mapsvg import render_map
+from .questions import DrawResult, QuestionPack, RowError, draw, load_pack, sample_pack, validate_pack
+from .roads import CachedRouting, EstimateBackend, OsrmBackend, Route, RoutingBackend, default_routing
 
 __all__ = [
+    "Board",
+    "CachedRouting",
+    "ChanceCard",
     "CityHopperError",
+    "Constants",
     "DataError",
+    "DrawResult",
+    "Edge",
+    "EstimateBackend",
+    "Grade",
     "GradingError",
+    "OsrmBackend",
     "PackError",
+    "Place",
     "QuestionError",
+    "QuestionPack",
+    "Route",
+    "RoutingBackend",
     "RoutingError",
+    "RowError",
     "UnknownPlaceError",
+    "board",
+    "chance_cards",
+    "constants",
+    "default_routing",
+    "draw",
+    "grade",
+    "load_pack",
+    "place",
+    "places",
+    "public_question",
+    "render_map",
+    "sample_pack",
+    "validate_pack",
 ]
