@@ -56,7 +56,7 @@ def start_embedded_postgres(data_dir: Path) -> tuple[str, Any]:
     import pgserver
 
     data_dir.mkdir(parents=True, exist_ok=True)
-    server = pgserver.get_server(  # type: ignore[attr-defined]
+    server = pgserver.get_server(
         data_dir, cleanup_mode="stop"
     )
     return str(server.get_uri()), server.cleanup

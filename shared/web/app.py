@@ -34,7 +34,7 @@ class ProblemSchema(ma.Schema):
     code = ma.fields.String(metadata={"description": "short stable error code"})
 
 
-class ProblemApi(Api):  # type: ignore[misc]
+class ProblemApi(Api):
     ERROR_SCHEMA = ProblemSchema
 
     def handle_http_exception(self, error: HTTPException) -> Response:

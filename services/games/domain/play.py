@@ -108,3 +108,27 @@ def replay(engine: Engine[Any], config: GameConfig, events: Sequence[Event]) -> 
     progress = Progress(engine.initial_state(config))
     fold(engine, progress, events)
     return progress
+
+
+class InvalidSetup(ValueError):
+    """A prescribed chance outcome does not fit what the game asked for."""
+
+
+@dataclass(frozen=True)
+class PrescribedSeeds(SeedMaterial):
+    """Seed material whose first chance events come from a recorded setup (an admin's physical deal)."""
+
+    setup: tuple[tuple[int, ...], ...] = ()
+
+    def values(self, counter: int, kind: str, n: int, sides: int) -> list[int]:
+        if counter >= len(self.setup):
+            return super().values(counter, kind, n, sides)
+        values = list(self.setup[counter])
+        fits = (
+            (kind == "shuffle" and sorted(values) == list(range(n)))
+            or (kind == "dice" and len(values) == n and all(1 <= v <= sides for v in values))
+            or (kind == "pick" and len(values) == 1 and 0 <= values[0] < n)
+        )
+        if not fits:
+            raise InvalidSetup(f"setup[{counter}] does not fit a {kind} of n={n} (sides={sides})")
+        return values

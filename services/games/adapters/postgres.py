@@ -1,0 +1,196 @@
+"""PostgreSQL adapter of the games service: one unit of work per command."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+import psycopg
+from psycopg.types.json import Jsonb
+from psycopg_pool import ConnectionPool
+
+from shared.eventstore.model import NewEvent, OutboxMessage, Snapshot, StoredEvent
+from shared.eventstore.postgres import PostgresEventStore
+
+SCHEMA = "games"
+
+
+class GamesRepository:
+    """Reads and writes of the games schema on one connection."""
+
+    def __init__(self, conn: psycopg.Connection[Any]) -> None:
+        self.conn = conn
+        self.events = PostgresEventStore(conn, SCHEMA)
+
+    # -- read model --------------------------------------------------------------------
+    def insert_game(self, row: dict[str, Any], server_seed: bytes) -> None:
+        self.conn.execute(
+            "INSERT INTO games.games (id, game_type, options, num_players, seats, status, version, head_hash,"
+            " to_move) VALUES (%s, %s, %s, %s, %s, %s, 0, '', '[]')",
+            (
+                row["id"],
+                row["game_type"],
+                Jsonb(row["options"]),
+                row["num_players"],
+                Jsonb(row["seats"]),
+                row["status"],
+            ),
+        )
+        self.conn.execute(
+            "INSERT INTO games.game_secrets (game_id, server_seed) VALUES (%s, %s)", (row["id"], server_seed)
+        )
+
+    def update_game(
+        self,
+        game_id: str,
+        seats: list[str | None],
+        status: str,
+        version: int,
+        head_hash: str,
+        to_move: list[int],
+        outcome: dict[str, Any] | None,
+    ) -> None:
+        self.conn.execute(
+            "UPDATE games.games SET seats = %s, status = %s, version = %s, head_hash = %s, to_move = %s,"
+            " outcome = %s, updated_at = now() WHERE id = %s",
+            (
+                Jsonb(seats),
+                status,
+                version,
+                head_hash,
+                Jsonb(to_move),
+                Jsonb(outcome) if outcome is not None else None,
+                game_id,
+            ),
+        )
+
+    def game_row(self, game_id: str) -> dict[str, Any] | None:
+        row = self.conn.execute(
+            "SELECT id, game_type, options, num_players, seats, status, version, head_hash, to_move, outcome,"
+            " created_at, updated_at FROM games.games WHERE id = %s",
+            (game_id,),
+        ).fetchone()
+        return _game_dict(row) if row else None
+
+    def list_games(
+        self, player: str | None, status: str | None, game_type: str | None, limit: int, offset: int
+    ) -> tuple[list[dict[str, Any]], int]:
+        where: list[str] = []
+        args: list[Any] = []
+        if player:
+            where.append("seats @> %s")
+            args.append(Jsonb([player]))
+        if status:
+            where.append("status = %s")
+            args.append(status)
+        if game_type:
+            where.append("game_type = %s")
+            args.append(game_type)
+        clause = (" WHERE " + " AND ".join(where)) if where else ""
+        total_row = self.conn.execute(f"SELECT count(*) FROM games.games{clause}", args).fetchone()
+        rows = self.conn.execute(
+            "SELECT id, game_type, options, num_players, seats, status, version, head_hash, to_move, outcome,"
+            f" created_at, updated_at FROM games.games{clause} ORDER BY created_at DESC, id LIMIT %s OFFSET %s",
+            [*args, limit, offset],
+        ).fetchall()
+        return [_game_dict(r) for r in rows], int(total_row[0]) if total_row else 0
+
+    def server_seed(self, game_id: str) -> bytes:
+        row = self.conn.execute(
+            "SELECT server_seed FROM games.game_secrets WHERE game_id = %s", (game_id,)
+        ).fetchone()
+        if row is None:
+            raise LookupError(game_id)
+        return bytes(row[0])
+
+    # -- per-viewer event copies -------------------------------------------------------
+    def insert_views(self, game_id: str, rows: Sequence[tuple[int, int, str, dict[str, Any]]]) -> None:
+        with self.conn.cursor() as cur:
+            cur.executemany(
+                "INSERT INTO games.event_views (game_id, viewer, version, type, payload) VALUES (%s, %s, %s, %s, %s)",
+                [
+                    (game_id, viewer, version, type_, Jsonb(payload))
+                    for viewer, version, type_, payload in rows
+                ],
+            )
+
+    def views(
+        self, game_id: str, viewer: int, after: int, until: int | None = None, limit: int = 1000
+    ) -> list[dict[str, Any]]:
+        rows = self.conn.execute(
+            "SELECT version, type, payload FROM games.event_views WHERE game_id = %s AND viewer = %s"
+            " AND version > %s AND version <= %s ORDER BY version LIMIT %s",
+            (game_id, viewer, after, until if until is not None else 2**31 - 1, limit),
+        ).fetchall()
+        return [{"version": r[0], "type": r[1], "payload": r[2]} for r in rows]
+
+    # -- idempotency -------------------------------------------------------------------
+    def idempotent_answer(self, player_id: str, key: str) -> tuple[str, str, int, dict[str, Any]] | None:
+        row = self.conn.execute(
+            "SELECT game_id, request_hash, status, body FROM games.idempotency WHERE player_id = %s AND key = %s",
+            (player_id, key),
+        ).fetchone()
+        return (str(row[0]), row[1], int(row[2]), row[3]) if row else None
+
+    def save_idempotent_answer(
+        self, player_id: str, key: str, game_id: str, request_hash: str, status: int, body: dict[str, Any]
+    ) -> None:
+        self.conn.execute(
+            "INSERT INTO games.idempotency (player_id, key, game_id, request_hash, status, body)"
+            " VALUES (%s, %s, %s, %s, %s, %s)",
+            (player_id, key, game_id, request_hash, status, Jsonb(body)),
+        )
+
+    # -- events ------------------------------------------------------------------------
+    def append(
+        self,
+        game_id: str,
+        expected_version: int,
+        events: Sequence[NewEvent],
+        outbox: Sequence[OutboxMessage] = (),
+    ) -> list[StoredEvent]:
+        return self.events.append(game_id, expected_version, events, outbox)
+
+
+def _game_dict(row: tuple[Any, ...]) -> dict[str, Any]:
+    keys = (
+        "id",
+        "game_type",
+        "options",
+        "num_players",
+        "seats",
+        "status",
+        "version",
+        "head_hash",
+        "to_move",
+        "outcome",
+        "created_at",
+        "updated_at",
+    )
+    out = dict(zip(keys, row, strict=True))
+    out["id"] = str(out["id"])
+    out["created_at"] = out["created_at"].isoformat()
+    out["updated_at"] = out["updated_at"].isoformat()
+    return out
+
+
+class UnitOfWork:
+    """``with uow.begin() as repo:`` one transaction; it commits on success and rolls back on error."""
+
+    def __init__(self, pool: ConnectionPool) -> None:
+        self.pool = pool
+        self.store = PostgresEventStore(pool, SCHEMA)
+
+    @contextmanager
+    def begin(self) -> Iterator[GamesRepository]:
+        with self.pool.connection() as conn, conn.transaction():
+            yield GamesRepository(conn)
+
+    @contextmanager
+    def read(self) -> Iterator[GamesRepository]:
+        with self.pool.connection() as conn:
+            yield GamesRepository(conn)
+
+    def save_snapshot(self, snapshot: Snapshot) -> None:
+        self.store.save_snapshot(snapshot)

@@ -1,0 +1,240 @@
+"""The audit of one game, from its stored events alone (used by the endpoint and the offline verifier).
+
+Checks: the hash chain; the revealed seed against its commitment; every chance event re-derived from
+the seed; every move re-validated by the engine in order (and the events it caused compared with the
+recorded ones); the final outcome reproduced.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from services.games.domain.play import Progress, SeedMaterial
+from services.games.domain.table import Table, resign_outcome
+from services.games.engines.base import CHANCE_EVENT, Engine, EngineError, IllegalMove
+from services.games.engines.registry import Registry, UnknownGameType
+from shared.eventstore.chain import verify_chain
+from shared.fairness import commitment
+
+EXPORT_FORMAT = "speltafel-game-export/1"
+
+
+@dataclass
+class Check:
+    name: str
+    status: str = "pass"  # pass | fail | skipped
+    first_failing_event: int | None = None
+    detail: str = ""
+
+    def fail(self, version: int | None, detail: str) -> None:
+        if self.status != "fail":
+            self.status, self.first_failing_event, self.detail = "fail", version, detail
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "status": self.status,
+            "first_failing_event": self.first_failing_event,
+            "detail": self.detail,
+        }
+
+
+@dataclass
+class AuditReport:
+    game_id: str
+    checks: list[Check]
+    flags: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return all(c.status != "fail" for c in self.checks)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "game_id": self.game_id,
+            "ok": self.ok,
+            "checks": [c.as_dict() for c in self.checks],
+            "flags": self.flags,
+        }
+
+
+def _strip(event: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in event.items() if k != "type"}
+
+
+def audit_events(
+    game_id: str,
+    events: Sequence[dict[str, Any]],
+    registry: Registry,
+    head: tuple[int, str] | None = None,
+) -> AuditReport:
+    chain, seed_check = Check("hash_chain"), Check("seed_commitment")
+    chance, moves, final = Check("chance_events"), Check("moves_revalidated"), Check("final_state")
+    report = AuditReport(game_id, [chain, seed_check, chance, moves, final])
+
+    result = verify_chain(events, head)
+    if not result.ok:
+        chain.fail(result.first_bad_version, result.problem or "hash chain broken")
+    if not events or events[0]["type"] != "GameCreated":
+        for check in (seed_check, chance, moves, final):
+            check.fail(1, "the log does not start with GameCreated")
+        return report
+    created = events[0]["payload"]
+    try:
+        engine = registry.get(created["game_type"])
+    except UnknownGameType:
+        for check in (chance, moves, final):
+            check.fail(1, f"unknown game type {created['game_type']!r}")
+        return report
+
+    revealed = next(
+        (e["payload"].get("revealed_seed") for e in events if e["type"] in {"GameFinished", "GameAborted"}),
+        None,
+    )
+    server_seed: bytes | None = None
+    if revealed is None:
+        seed_check.status, seed_check.detail = "skipped", "the seed is revealed when the game ends"
+        chance.status, chance.detail = "skipped", "needs the revealed seed"
+    else:
+        try:
+            server_seed = bytes.fromhex(revealed)
+        except ValueError:
+            seed_check.fail(len(events), "the revealed seed is not hex")
+        if server_seed is not None and commitment(server_seed) != created["commitment"]:
+            seed_check.fail(len(events), "the revealed seed does not match the commitment made at creation")
+            server_seed = None
+    if created.get("seed_fixed"):
+        report.flags.append("the server seed was fixed by an admin at creation (test or replayed table)")
+    setup = created.get("setup") or []
+    if setup:
+        report.flags.append(f"chance events 0..{len(setup) - 1} were prescribed by an admin (recorded setup)")
+
+    _replay_and_compare(engine, events, moves, final, chance, server_seed, game_id, setup)
+    return report
+
+
+def _replay_and_compare(
+    engine: Engine[Any],
+    events: Sequence[dict[str, Any]],
+    moves: Check,
+    final: Check,
+    chance: Check,
+    server_seed: bytes | None,
+    game_id: str,
+    setup: list[list[int]],
+) -> None:
+    table = Table(game_id)
+    expected: list[dict[str, Any]] = []  # engine events the last move/start must be followed by
+    for event in events:
+        version, type_, payload = int(event["version"]), event["type"], event["payload"]
+        if type_ == CHANCE_EVENT:
+            counter = int(payload.get("counter", -1))
+            if table.progress is None or counter != table.progress.chance_count:
+                chance.fail(version, "chance events are out of sequence")
+            elif counter < len(setup):
+                if payload.get("values") != setup[counter]:
+                    chance.fail(version, "a prescribed chance event differs from the recorded setup")
+            elif server_seed is not None:
+                seeds = SeedMaterial(server_seed, game_id, tuple(table.client_seeds))
+                want = seeds.values(counter, payload["kind"], int(payload["n"]), int(payload.get("sides", 6)))
+                if want != payload.get("values"):
+                    chance.fail(version, f"chance event {counter} does not match the seed")
+            if table.progress is not None:
+                request = engine.chance_request(table.progress.state)
+                if request is None or any(payload.get(k) != v for k, v in request.as_dict().items()):
+                    moves.fail(version, "a chance event the game was not waiting for")
+        elif type_ not in {
+            "GameCreated",
+            "PlayerJoined",
+            "GameStarted",
+            "MoveMade",
+            "PlayerResigned",
+            "GameFinished",
+            "GameAborted",
+        }:
+            if not expected:
+                moves.fail(version, f"{type_} was caused by no move")
+            elif expected[0] != payload:
+                moves.fail(version, f"{type_} is not what the engine derives from the preceding move")
+            if expected:
+                expected.pop(0)
+        elif type_ == "MoveMade":
+            if expected:
+                moves.fail(version, "a move was recorded before the previous one's events")
+            expected = _decide(engine, table, payload, version, moves)
+        elif type_ == "GameFinished":
+            _check_finish(engine, table, payload, version, final, events)
+        try:
+            table.apply(engine, type_, payload)
+        except (EngineError, KeyError, ValueError, TypeError, IndexError) as exc:
+            moves.fail(version, f"the event cannot be applied: {exc}")
+            return
+        if type_ == "GameStarted" and table.progress is not None:
+            expected = list(engine.opening_events(table.config))
+    if expected:
+        moves.fail(len(events), "the log ends before the events of its last move")
+    if table.status == "running" and table.progress is not None and engine.outcome(table.progress.state):
+        final.fail(len(events), "the game is over by the rules but no GameFinished was recorded")
+    if table.status != "finished" and final.status == "pass":
+        final.status, final.detail = "skipped", f"the game is {table.status}"
+
+
+def _decide(
+    engine: Engine[Any], table: Table, payload: dict[str, Any], version: int, moves: Check
+) -> list[dict[str, Any]]:
+    if table.progress is None or table.status != "running":
+        moves.fail(version, "a move outside a running game")
+        return []
+    seat, move = payload.get("seat"), payload.get("move")
+    if not isinstance(seat, int) or not isinstance(move, dict) or not 0 <= seat < table.num_players:
+        moves.fail(version, "a malformed move record")
+        return []
+    if table.seats[seat] != payload.get("player_id"):
+        moves.fail(version, f"seat {seat} does not belong to the recorded player")
+    if seat not in engine.to_move(table.progress.state):
+        moves.fail(version, f"seat {seat} was not to move")
+        return []
+    try:
+        return engine.decide(table.progress.state, seat, move)
+    except IllegalMove as exc:
+        moves.fail(version, f"illegal move: {exc.rule} {exc.message}")
+    except EngineError as exc:
+        moves.fail(version, f"illegal move: {exc}")
+    return []
+
+
+def _check_finish(
+    engine: Engine[Any],
+    table: Table,
+    payload: dict[str, Any],
+    version: int,
+    final: Check,
+    events: Sequence[dict[str, Any]],
+) -> None:
+    resigned = [e["payload"]["seat"] for e in events if e["type"] == "PlayerResigned"]
+    if resigned:
+        want = resign_outcome(table.num_players, resigned[0], engine.teams(table.config)).as_dict()
+    else:
+        outcome = engine.outcome(table.progress.state) if table.progress else None
+        if outcome is None:
+            final.fail(version, "GameFinished was recorded but the game is not over by the rules")
+            return
+        want = outcome.as_dict()
+    if payload.get("outcome") != want:
+        final.fail(version, "the recorded outcome differs from the replayed one")
+
+
+def audit_export(document: dict[str, Any], registry: Registry) -> AuditReport:
+    """Audit an exported game (``GET /v1/games/{id}/export``) with no database and no network."""
+    head = document.get("head")
+    return audit_events(
+        str(document.get("game_id")),
+        document.get("events") or [],
+        registry,
+        (int(head["version"]), str(head["hash"])) if head else None,
+    )
+
+
+__all__ = ["EXPORT_FORMAT", "AuditReport", "Check", "Progress", "audit_events", "audit_export"]

@@ -1,0 +1,125 @@
+"""A game table as the service sees it: seats, seeds and status around an engine state.
+
+The table is a fold over the game's stream: service events (GameCreated, PlayerJoined, GameStarted,
+MoveMade, PlayerResigned, GameFinished, GameAborted) plus the engine's own events.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+from services.games.domain.play import Progress, fold
+from services.games.engines.base import Engine, GameConfig, Outcome
+
+SERVICE_EVENTS = frozenset(
+    {
+        "GameCreated",
+        "PlayerJoined",
+        "GameStarted",
+        "MoveMade",
+        "PlayerResigned",
+        "GameFinished",
+        "GameAborted",
+    }
+)
+
+
+class GamesError(Exception):
+    """Root of the games service's domain errors."""
+
+
+@dataclass
+class Table:
+    game_id: str
+    game_type: str = ""
+    options: dict[str, Any] = field(default_factory=dict)
+    num_players: int = 0
+    seats: list[str | None] = field(default_factory=list)
+    client_seeds: list[str] = field(default_factory=list)
+    commitment: str = ""
+    seed_fixed: bool = False
+    setup: list[list[int]] | None = None
+    status: str = "open"  # open | running | finished | aborted
+    version: int = 0
+    progress: Progress | None = None
+    outcome: dict[str, Any] | None = None
+    revealed_seed: str | None = None
+
+    @property
+    def config(self) -> GameConfig:
+        return GameConfig(self.num_players, self.options)
+
+    def seat_of(self, player_id: str | None) -> int | None:
+        if player_id is None:
+            return None
+        return self.seats.index(player_id) if player_id in self.seats else None
+
+    @property
+    def ended(self) -> bool:
+        return self.status in {"finished", "aborted"}
+
+    def clone(self) -> Table:
+        """Copy for a tentative change; engine states are immutable, so sharing them is safe."""
+        twin = copy.copy(self)
+        twin.seats = list(self.seats)
+        twin.client_seeds = list(self.client_seeds)
+        if self.progress is not None:
+            twin.progress = Progress(self.progress.state, self.progress.chance_count)
+        return twin
+
+    def apply(self, engine: Engine[Any], type_: str, payload: dict[str, Any]) -> None:
+        """Fold one stored event (its version is counted by the caller)."""
+        self.version += 1
+        if type_ == "GameCreated":
+            self.game_type = payload["game_type"]
+            self.options = dict(payload["options"])
+            self.num_players = int(payload["num_players"])
+            self.seats = list(payload["seats"])
+            self.client_seeds = [""] * self.num_players
+            self.commitment = payload["commitment"]
+            self.seed_fixed = bool(payload.get("seed_fixed"))
+            self.setup = payload.get("setup")
+        elif type_ == "PlayerJoined":
+            self.seats[payload["seat"]] = payload["player_id"]
+            self.client_seeds[payload["seat"]] = payload.get("client_seed") or ""
+        elif type_ == "GameStarted":
+            self.status = "running"
+            self.progress = Progress(engine.initial_state(self.config))
+        elif type_ in {"MoveMade", "PlayerResigned"}:
+            pass
+        elif type_ == "GameFinished":
+            self.status = "finished"
+            self.outcome = payload["outcome"]
+            self.revealed_seed = payload.get("revealed_seed")
+        elif type_ == "GameAborted":
+            self.status = "aborted"
+            self.revealed_seed = payload.get("revealed_seed")
+        else:
+            if self.progress is None:
+                raise GamesError(f"engine event {type_} before GameStarted")
+            fold(engine, self.progress, [payload])
+
+    def engine_outcome(self, engine: Engine[Any]) -> Outcome | None:
+        return engine.outcome(self.progress.state) if self.progress is not None else None
+
+
+def resign_outcome(num_players: int, seat: int, teams: list[list[int]] | None) -> Outcome:
+    """The resigning seat (and its partners) rank last; everyone else shares first place."""
+    losers = {seat}
+    team_ranks = None
+    if teams:
+        losing = next(i for i, team in enumerate(teams) if seat in team)
+        losers = set(teams[losing])
+        team_ranks = [2 if i == losing else 1 for i in range(len(teams))]
+    ranks = [2 if s in losers else 1 for s in range(num_players)]
+    scores = [0.0 if s in losers else 1.0 for s in range(num_players)]
+    return Outcome(
+        ranks,
+        scores,
+        f"seat {seat} resigned",
+        teams,
+        team_ranks,
+        [0.0 if r == 2 else 1.0 for r in team_ranks] if team_ranks else None,
+    )

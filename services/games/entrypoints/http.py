@@ -1,0 +1,224 @@
+"""HTTP entrypoints of the games service (thin: parse, call the service, answer)."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from flask import Response, current_app, request, stream_with_context
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from services.games.entrypoints import schemas as s
+from services.games.service_layer.errors import InvalidRequest, Unauthorized
+from services.games.service_layer.handlers import GamesService
+from shared.auth import Identity, PlayerDirectory, UnknownToken, authenticate
+
+players = Blueprint("players", __name__, url_prefix="/players", description="Player registration")
+game_types = Blueprint("game-types", __name__, url_prefix="/game-types", description="Hosted games")
+games = Blueprint("games", __name__, url_prefix="/games", description="Tables, moves, logs and audits")
+
+AUTH: list[dict[str, list[str]]] = [{"bearerAuth": []}]
+IDEMPOTENCY_HEADER = {
+    "in": "header",
+    "name": "Idempotency-Key",
+    "required": False,
+    "schema": {"type": "string", "maxLength": 200},
+    "description": "a retry with the same key returns the first answer and writes nothing",
+}
+
+
+def service() -> GamesService:
+    svc: GamesService = current_app.extensions["games_service"]
+    return svc
+
+
+def identity() -> Identity:
+    directory: PlayerDirectory = current_app.extensions["player_directory"]
+    try:
+        return authenticate(
+            request.headers.get("Authorization"), current_app.config.get("ADMIN_TOKEN"), directory
+        )
+    except UnknownToken:
+        raise Unauthorized("the bearer token is not valid") from None
+
+
+@players.route("", methods=["POST"])
+@players.arguments(s.PlayerCreate)
+@players.response(201, s.PlayerCreated)
+def register_player(body: dict[str, Any]) -> dict[str, Any]:
+    """Register a player; the token is returned once."""
+    directory: PlayerDirectory = current_app.extensions["player_directory"]
+    player_id, token = directory.register(body["display_name"])
+    return {"id": player_id, "display_name": body["display_name"], "token": token}
+
+
+@game_types.route("")
+@game_types.response(200, s.GameTypeSchema(many=True))
+def list_game_types() -> list[dict[str, Any]]:
+    """Games, variants, option schemas, player counts and move vocabulary."""
+    return service().game_types()
+
+
+@games.route("")
+class GamesCollection(MethodView):
+    @games.arguments(s.ListQuery, location="query")
+    @games.response(200, s.GameList)
+    def get(self, args: dict[str, Any]) -> dict[str, Any]:
+        """List games, filtered by player, status and game type, newest first."""
+        return service().list_games(
+            args.get("player"), args.get("status"), args.get("game_type"), args["limit"], args["offset"]
+        )
+
+    @games.arguments(s.GameCreate)
+    @games.response(201, s.GameSchema)
+    @games.doc(security=AUTH)
+    def post(self, body: dict[str, Any]) -> dict[str, Any]:
+        """Create a table. Seats are player ids or null (open); the game starts when all are taken."""
+        return service().create_game(identity(), body)
+
+
+@games.route("/<game_id>")
+@games.response(200, s.GameSchema)
+@games.doc(security=AUTH)
+def get_game(game_id: str) -> dict[str, Any]:
+    """The caller's view of the game (a seat's, a spectator's, or the full one for admins and once ended)."""
+    return service().game_view(game_id, identity())
+
+
+@games.route("/<game_id>/join", methods=["POST"])
+@games.arguments(s.JoinBody)
+@games.response(200, s.GameSchema)
+@games.doc(security=AUTH)
+def join_game(body: dict[str, Any], game_id: str) -> dict[str, Any]:
+    """Take an open seat, optionally adding a client seed."""
+    return service().join(identity(), game_id, body.get("seat"), body.get("client_seed"))
+
+
+@games.route("/<game_id>/legal-moves")
+@games.response(200, s.LegalMoves)
+@games.doc(security=AUTH)
+def legal_moves(game_id: str) -> dict[str, Any]:
+    """The caller's legal moves now; spectators get an empty list."""
+    return service().legal_moves(game_id, identity())
+
+
+@games.route("/<game_id>/moves", methods=["POST"])
+@games.arguments(s.MoveBody)
+@games.response(201, s.MoveResult)
+@games.alt_response(403, description="not your move or no seat")
+@games.alt_response(409, description="stale expected_version or game not running")
+@games.alt_response(422, description="illegal move: `rule` is the spec's rule id")
+@games.doc(security=AUTH, parameters=[IDEMPOTENCY_HEADER])
+def post_move(body: dict[str, Any], game_id: str) -> tuple[dict[str, Any], int]:
+    """Make a move. Returns the new version and the new events as the caller may see them."""
+    key = request.headers.get("Idempotency-Key")
+    if key is not None and not 1 <= len(key) <= 200:
+        raise InvalidRequest("Idempotency-Key must be 1-200 characters", field="Idempotency-Key")
+    status, result = service().make_move(identity(), game_id, body["move"], body["expected_version"], key)
+    return result, status
+
+
+@games.route("/<game_id>/events")
+@games.arguments(s.EventsQuery, location="query")
+@games.response(200, s.EventLog)
+@games.doc(security=AUTH)
+def get_events(args: dict[str, Any], game_id: str) -> dict[str, Any]:
+    """The event log after version `after`, redacted for the caller while the game runs."""
+    return service().events(game_id, identity(), args["after"], args["limit"])
+
+
+@games.route("/<game_id>/events/stream")
+@games.arguments(s.StreamQuery, location="query")
+@games.doc(
+    security=AUTH,
+    responses={
+        "200": {
+            "description": "Server-Sent Events: `id` is the event version, `event` its type, "
+            "`data` the (redacted) JSON payload. Resume with Last-Event-ID.",
+            "content": {"text/event-stream": {"schema": {"type": "string"}}},
+        }
+    },
+)
+def stream_events(args: dict[str, Any], game_id: str) -> Response:
+    """Live events for the caller, fanned out through Redis pub/sub (any instance can serve any stream)."""
+    who = identity()
+    svc = service()
+    header = request.headers.get("Last-Event-ID", "")
+    last = int(header) if header.isdigit() else int(args.get("after") or 0)
+    svc.events(game_id, who, last, 1)  # 404 before the stream starts
+    subscribe: Callable[[str], Any] = current_app.extensions["subscribe"]
+    deadline = time.monotonic() + float(args["timeout"])
+
+    def generate() -> Iterator[str]:
+        nonlocal last
+        listener = subscribe(game_id)
+        try:
+            yield "retry: 2000\n\n"
+            while True:
+                page = svc.events(game_id, who, last, 500)
+                for item in page["events"]:
+                    last = item["version"]
+                    yield f"id: {last}\nevent: {item['type']}\ndata: {json.dumps(item)}\n\n"
+                if page["status"] in {"finished", "aborted"} and not page["events"]:
+                    yield f"event: end\ndata: {json.dumps({'status': page['status']})}\n\n"
+                    return
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    return
+                if not listener.wait(min(15.0, remaining)):
+                    yield ": keepalive\n\n"
+        finally:
+            listener.close()
+
+    return Response(
+        stream_with_context(generate()),
+        mimetype="text/event-stream",
+        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+    )
+
+
+@games.route("/<game_id>/state")
+@games.arguments(s.StateQuery, location="query")
+@games.response(200, s.GameSchema)
+@games.doc(security=AUTH)
+def state_at(args: dict[str, Any], game_id: str) -> dict[str, Any]:
+    """The game as it stood after event `version` (the caller's view; full once the game has ended)."""
+    return service().state_at(game_id, args["version"], identity())
+
+
+@games.route("/<game_id>/export")
+@games.response(200, s.ExportSchema)
+@games.alt_response(409, description="the game is still running")
+def export_game(game_id: str) -> dict[str, Any]:
+    """A finished or aborted game: the whole log with hashes and the revealed seed."""
+    return service().export(game_id)
+
+
+@games.route("/<game_id>/audit")
+@games.response(200, s.AuditSchema)
+def audit_game(game_id: str) -> dict[str, Any]:
+    """Checks: hash chain, seed commitment, chance re-derived, moves re-validated, outcome reproduced."""
+    return service().audit(game_id)
+
+
+@games.route("/<game_id>/resign", methods=["POST"])
+@games.response(200, s.GameSchema)
+@games.doc(security=AUTH)
+def resign(game_id: str) -> dict[str, Any]:
+    """Resign: your seat (and team) ranks last, the game ends."""
+    return service().resign(identity(), game_id)
+
+
+@games.route("/<game_id>/abort", methods=["POST"])
+@games.arguments(s.AbortBody)
+@games.response(200, s.GameSchema)
+@games.doc(security=AUTH)
+def abort(body: dict[str, Any], game_id: str) -> dict[str, Any]:
+    """Admin: abort a game; its seed is revealed."""
+    return service().abort(identity(), game_id, body["reason"])
+
+
+BLUEPRINTS = (players, game_types, games)

@@ -1,0 +1,173 @@
+"""Request and response schemas of the games API (marshmallow, documented in OpenAPI)."""
+
+from __future__ import annotations
+
+import marshmallow as ma
+from marshmallow import validate
+
+STATUSES = ("open", "running", "finished", "aborted")
+
+
+class Strict(ma.Schema):
+    class Meta:
+        unknown = ma.RAISE
+
+
+class PlayerCreate(Strict):
+    display_name = ma.fields.String(
+        required=True, validate=validate.Length(1, 64), metadata={"example": "Anneke"}
+    )
+
+
+class PlayerCreated(ma.Schema):
+    id = ma.fields.String(metadata={"example": "2f0a4c8e-8d0b-4a53-9b0e-4d6f8a3c1b2e"})
+    display_name = ma.fields.String()
+    token = ma.fields.String(metadata={"description": "bearer token, shown once; only its hash is stored"})
+
+
+class GameCreate(Strict):
+    game_type = ma.fields.String(required=True, metadata={"example": "paardenkoppen"})
+    options = ma.fields.Dict(load_default=dict, metadata={"example": {}})
+    seats = ma.fields.List(
+        ma.fields.String(allow_none=True),
+        validate=validate.Length(1, 8),
+        metadata={"description": "player id per seat, null for an open seat", "example": [None, None, None]},
+    )
+    num_players = ma.fields.Integer(
+        validate=validate.Range(1, 8), metadata={"description": "all seats open; use instead of seats"}
+    )
+    seed = ma.fields.String(
+        validate=validate.Regexp(r"^[0-9a-fA-F]{64}$"),
+        metadata={"description": "admin only: fixed 32-byte server seed (hex), flagged by the audit"},
+    )
+    setup = ma.fields.List(
+        ma.fields.List(ma.fields.Integer()),
+        metadata={
+            "description": "admin only: values of the first chance events "
+            "(e.g. a deal recorded at a physical table), flagged by the audit"
+        },
+    )
+
+
+class SeatSchema(ma.Schema):
+    seat = ma.fields.Integer()
+    player_id = ma.fields.String(allow_none=True)
+
+
+class GameSchema(ma.Schema):
+    id = ma.fields.String()
+    game_type = ma.fields.String()
+    options = ma.fields.Dict()
+    num_players = ma.fields.Integer()
+    status = ma.fields.String(metadata={"enum": list(STATUSES)})
+    version = ma.fields.Integer(
+        metadata={"description": "number of events so far; send it as expected_version"}
+    )
+    seats = ma.fields.List(ma.fields.Nested(SeatSchema))
+    your_seat = ma.fields.Integer(allow_none=True)
+    to_move = ma.fields.List(ma.fields.Integer())
+    view = ma.fields.Dict(allow_none=True, metadata={"description": "the game as the caller may see it"})
+    result = ma.fields.Dict(allow_none=True, metadata={"description": "ranks and scores per seat and team"})
+    commitment = ma.fields.String(metadata={"description": "SHA-256 of the secret server seed"})
+    revealed_seed = ma.fields.String(allow_none=True)
+    status_now = ma.fields.String()
+
+
+class GameList(ma.Schema):
+    items = ma.fields.List(ma.fields.Dict())
+    total = ma.fields.Integer()
+    limit = ma.fields.Integer()
+    offset = ma.fields.Integer()
+
+
+class ListQuery(Strict):
+    player = ma.fields.String()
+    status = ma.fields.String(validate=validate.OneOf(STATUSES))
+    game_type = ma.fields.String()
+    limit = ma.fields.Integer(load_default=50, validate=validate.Range(1, 200))
+    offset = ma.fields.Integer(load_default=0, validate=validate.Range(0))
+
+
+class JoinBody(Strict):
+    seat = ma.fields.Integer(validate=validate.Range(0, 7))
+    client_seed = ma.fields.String(
+        metadata={"example": "my-lucky-words", "description": "mixed into every chance value (fairness)"}
+    )
+
+
+class MoveBody(Strict):
+    move = ma.fields.Dict(required=True, metadata={"example": {"type": "play_card", "card": "H6"}})
+    expected_version = ma.fields.Integer(required=True, validate=validate.Range(0), metadata={"example": 7})
+
+
+class EventItem(ma.Schema):
+    version = ma.fields.Integer()
+    type = ma.fields.String()
+    payload = ma.fields.Dict()
+    recorded_at = ma.fields.String()
+
+
+class MoveResult(ma.Schema):
+    version = ma.fields.Integer()
+    status = ma.fields.String()
+    events = ma.fields.List(ma.fields.Nested(EventItem))
+
+
+class LegalMoves(ma.Schema):
+    version = ma.fields.Integer()
+    seat = ma.fields.Integer(allow_none=True)
+    moves = ma.fields.List(ma.fields.Dict(), metadata={"description": "each can be POSTed unchanged as move"})
+
+
+class EventsQuery(Strict):
+    after = ma.fields.Integer(load_default=0, validate=validate.Range(0))
+    limit = ma.fields.Integer(load_default=500, validate=validate.Range(1, 1000))
+
+
+class StreamQuery(Strict):
+    after = ma.fields.Integer(validate=validate.Range(0))
+    timeout = ma.fields.Float(load_default=300.0, validate=validate.Range(0.1, 3600))
+
+
+class EventLog(ma.Schema):
+    game_id = ma.fields.String()
+    version = ma.fields.Integer()
+    status = ma.fields.String()
+    events = ma.fields.List(ma.fields.Nested(EventItem))
+
+
+class StateQuery(Strict):
+    version = ma.fields.Integer(required=True, validate=validate.Range(1))
+
+
+class AbortBody(Strict):
+    reason = ma.fields.String(load_default="aborted by an organiser", validate=validate.Length(1, 500))
+
+
+class GameTypeSchema(ma.Schema):
+    id = ma.fields.String()
+    title = ma.fields.String()
+    spec = ma.fields.String()
+    player_counts = ma.fields.List(ma.fields.Integer())
+    options_schema = ma.fields.Dict()
+    variants = ma.fields.List(ma.fields.Dict())
+    moves = ma.fields.List(ma.fields.Dict())
+
+
+class ExportSchema(ma.Schema):
+    format = ma.fields.String()
+    game_id = ma.fields.String()
+    game_type = ma.fields.String()
+    status = ma.fields.String()
+    scheme = ma.fields.String()
+    commitment = ma.fields.String()
+    revealed_seed = ma.fields.String(allow_none=True)
+    head = ma.fields.Dict()
+    events = ma.fields.List(ma.fields.Dict())
+
+
+class AuditSchema(ma.Schema):
+    game_id = ma.fields.String()
+    ok = ma.fields.Boolean()
+    checks = ma.fields.List(ma.fields.Dict())
+    flags = ma.fields.List(ma.fields.String())
