@@ -6,9 +6,9 @@ the Netherlands keeps its shape. No external assets (no fonts, images or scripts
 
 from __future__ import annotations
 
+import html
 import math
 from collections.abc import Sequence
-from xml.sax.saxutils import escape, quoteattr
 
 from .catalog import Edge, Place
 from .roads import Route
@@ -44,6 +44,16 @@ KIND_LABEL: dict[str, str] = {
     "city": "City",
     "island": "Wadden island",
 }
+
+
+def escape(text: str) -> str:
+    """Text content for XML (``&``, ``<``, ``>``)."""
+    return html.escape(text, quote=False)
+
+
+def quoteattr(text: str) -> str:
+    """A double-quoted XML attribute value."""
+    return '"' + html.escape(text, quote=True) + '"'
 
 
 def _fmt(v: float) -> str:
