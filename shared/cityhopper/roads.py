@@ -8,10 +8,9 @@ The port is ``RoutingBackend``: ``route(from_id, to_id) -> Route``. Three implem
 
   - road ``ROAD_CIRCUITY = 1.15``. The classic detour index of a road network is 1.2-1.3, but a
     route over the board already zig-zags through the board's cities, which adds its own detour.
-    1.15 is the median of (real route-planner distance / straight-line board path) over 17
-    reference pairs of Dutch cities (Amsterdam-Leiden, Amsterdam-Utrecht, Rotterdam-Utrecht,
-    Groningen-Maastricht, Breda-Eindhoven, ...); with it all 17 lie within 13 % of the real figure,
-    where 1.25 would put four of them more than 15 % too long.
+    1.15 is the median of (real car distance / straight-line board path) over the 17 reference
+    pairs in ``REFERENCE_KM``; with it all 17 lie within 13 % of the real figure, where 1.25 would
+    put four of them more than 15 % too long (the long board paths zig-zag the most).
   - dike ``DIKE_CIRCUITY = 1.30``. The town points lie away from the dike heads: Den Helder to the
     Afsluitdijk runs round the Balgzand (N99/A7 via Den Oever), Enkhuizen and Lelystad reach the
     Houtribdijk through their outskirts. About 65 km Den Helder-Harlingen and 32 km
@@ -53,6 +52,29 @@ DIKE_CIRCUITY = 1.30
 FERRY_CIRCUITY = 1.50
 CIRCUITY: Mapping[EdgeType, float] = {"road": ROAD_CIRCUITY, "dike": DIKE_CIRCUITY, "boat": FERRY_CIRCUITY}
 """Link types the estimate routes over, with their circuity factors (no flights, no airport links)."""
+
+REFERENCE_KM: Mapping[tuple[str, str], float] = {
+    # Car distances centre to centre, rounded. Groningen-Maastricht: 338 km driven by RTV Noord
+    # (Grote Markt -> Vrijthof, 2019-11). The others are approximate route-planner figures
+    # (ANWB / Google Maps style, fastest route), used to calibrate ROAD_CIRCUITY.
+    ("amsterdam", "leiden"): 45,
+    ("amsterdam", "utrecht"): 45,
+    ("amsterdam", "rotterdam"): 78,
+    ("amsterdam", "den-haag"): 60,
+    ("amsterdam", "eindhoven"): 123,
+    ("amsterdam", "maastricht"): 213,
+    ("amsterdam", "groningen"): 183,
+    ("amsterdam", "leeuwarden"): 140,
+    ("rotterdam", "utrecht"): 57,
+    ("utrecht", "arnhem"): 64,
+    ("groningen", "maastricht"): 338,
+    ("breda", "eindhoven"): 60,
+    ("enschede", "zwolle"): 75,
+    ("groningen", "leeuwarden"): 62,
+    ("rotterdam", "eindhoven"): 110,
+    ("utrecht", "zwolle"): 90,
+    ("den-haag", "rotterdam"): 26,
+}
 
 DISTANCE_MARGIN = Decimal("0.15")
 """Section 4: a guess is right when |guess - exact| <= 0.15 * exact (inclusive, R-29)."""

@@ -8,6 +8,7 @@ import pytest
 from shared.cityhopper import catalog
 from shared.cityhopper.errors import RoutingError, UnknownPlaceError
 from shared.cityhopper.roads import (
+    REFERENCE_KM,
     CachedRouting,
     EstimateBackend,
     FallbackRouting,
@@ -56,6 +57,13 @@ def test_groningen_maastricht_plausible() -> None:
     assert within_15_percent(r.km, 338.0), r.km
     assert within_15_percent(r.km, 345.0), r.km
     assert all(e.startswith(("road:", "dike:")) for e in r.edge_ids)
+
+
+def test_calibration_pairs_within_15_percent() -> None:
+    # REFERENCE_KM documents where the figures come from (roads.py).
+    for (a, b), real in REFERENCE_KM.items():
+        km = ESTIMATE.route(a, b).km
+        assert within_15_percent(km, real), (a, b, km, real)
 
 
 def test_den_helder_texel_includes_the_ferry() -> None:
