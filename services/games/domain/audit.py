@@ -13,7 +13,7 @@ from typing import Any
 
 from services.games.domain.play import Progress, SeedMaterial
 from services.games.domain.table import Table, resign_outcome
-from services.games.engines.base import CHANCE_EVENT, Engine, EngineError, IllegalMove
+from services.games.engines.base import CHANCE_EVENT, EXTERNAL_EVENT, Engine, EngineError, IllegalMove
 from services.games.engines.registry import Registry, UnknownGameType
 from shared.eventstore.chain import verify_chain
 from shared.fairness import commitment
@@ -145,6 +145,13 @@ def _replay_and_compare(
                 request = engine.chance_request(table.progress.state)
                 if request is None or any(payload.get(k) != v for k, v in request.as_dict().items()):
                     moves.fail(version, "a chance event the game was not waiting for")
+        elif type_ == EXTERNAL_EVENT:
+            pending = engine.external_request(table.progress.state) if table.progress is not None else None
+            if expected:
+                moves.fail(version, "an external answer arrived before the events of the last move")
+            wanted = pending.as_dict() if pending is not None else None
+            if wanted != {k: payload.get(k) for k in ("kind", "request_no", "params")}:
+                moves.fail(version, "an external answer the game was not waiting for")
         elif type_ not in {
             "GameCreated",
             "PlayerJoined",

@@ -14,10 +14,12 @@ from services.games.engines.base import (
     CHANCE_EVENT,
     Engine,
     Event,
+    ExternalRequest,
     GameConfig,
     IllegalMove,
     Move,
     chance_event,
+    external_event,
 )
 from shared.fairness import derive
 
@@ -47,27 +49,43 @@ class Progress:
 
 
 Observer = Callable[[Progress], None]
+# answers an external request in process (self-play); the live service answers through queues instead
+ExternalProvider = Callable[[ExternalRequest], dict[str, Any]]
 
 
 def settle_chance(
-    engine: Engine[Any], progress: Progress, seeds: SeedMaterial, observe: Observer | None = None
+    engine: Engine[Any],
+    progress: Progress,
+    seeds: SeedMaterial,
+    observe: Observer | None = None,
+    provider: ExternalProvider | None = None,
 ) -> list[Event]:
-    """Resolve every pending chance request, folding each ``ChanceResolved`` event."""
+    """Resolve every pending chance request, folding each ``ChanceResolved`` event; with a
+    ``provider``, also answer external requests in process (``ExternalResolved``)."""
     events: list[Event] = []
-    while (request := engine.chance_request(progress.state)) is not None:
-        values = seeds.values(progress.chance_count, request.kind, request.n, request.sides)
-        event = chance_event(request, progress.chance_count, values)
-        events += fold(engine, progress, [event], observe)
-    return events
+    while True:
+        request = engine.chance_request(progress.state)
+        if request is not None:
+            values = seeds.values(progress.chance_count, request.kind, request.n, request.sides)
+            events += fold(engine, progress, [chance_event(request, progress.chance_count, values)], observe)
+            continue
+        external = engine.external_request(progress.state) if provider is not None else None
+        if external is None or provider is None:
+            return events
+        events += fold(engine, progress, [external_event(external, provider(external))], observe)
 
 
 def open_game(
-    engine: Engine[Any], config: GameConfig, seeds: SeedMaterial, observe: Observer | None = None
+    engine: Engine[Any],
+    config: GameConfig,
+    seeds: SeedMaterial,
+    observe: Observer | None = None,
+    provider: ExternalProvider | None = None,
 ) -> tuple[Progress, list[Event]]:
     """Initial state, opening events and the first chance outcomes."""
     progress = Progress(engine.initial_state(config))
     events = fold(engine, progress, engine.opening_events(config), observe)
-    events += settle_chance(engine, progress, seeds, observe)
+    events += settle_chance(engine, progress, seeds, observe, provider)
     return progress, events
 
 
@@ -93,13 +111,14 @@ def apply_move(
     move: Move,
     seeds: SeedMaterial,
     observe: Observer | None = None,
+    provider: ExternalProvider | None = None,
 ) -> list[Event]:
     """Decide and fold a move, then settle chance. Raises ``IllegalMove`` and changes nothing."""
     if seat not in engine.to_move(progress.state):
         raise NotYourTurn("TURN", "not_your_turn", f"seat {seat} is not to move now")
     decided = engine.decide(progress.state, seat, move)
     events = fold(engine, progress, decided, observe)
-    events += settle_chance(engine, progress, seeds, observe)
+    events += settle_chance(engine, progress, seeds, observe, provider)
     return events
 
 

@@ -16,7 +16,7 @@ and sent as they are. Events are past-tense facts (``CardPlayed``), moves impera
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Literal, TypeVar
 
@@ -24,6 +24,7 @@ Event = dict[str, Any]
 Move = dict[str, Any]
 
 CHANCE_EVENT = "ChanceResolved"
+EXTERNAL_EVENT = "ExternalResolved"
 ChanceKind = Literal["shuffle", "dice", "pick"]
 
 
@@ -72,6 +73,29 @@ class ChanceRequest:
 def chance_event(request: ChanceRequest, counter: int, values: list[int]) -> Event:
     """The one shape of a recorded chance outcome (written by the host, folded by the engine)."""
     return {"type": CHANCE_EVENT, **request.as_dict(), "counter": counter, "values": values}
+
+
+@dataclass(frozen=True)
+class ExternalRequest:
+    """Content the state waits for from another service (e.g. a CityHopper question).
+
+    ``request_no`` numbers the game's requests 0, 1, 2 ...; ``params`` say what is asked (for a
+    question: city, category, yellow city and a ``selector`` the engine took from a chance event, so
+    which question is drawn follows from the seed). The host asks the other service, records the
+    answer as an ``ExternalResolved`` event and folds it; replay and audit never call the service.
+    """
+
+    kind: str
+    request_no: int
+    params: Mapping[str, Any]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "request_no": self.request_no, "params": dict(self.params)}
+
+
+def external_event(request: ExternalRequest, result: Mapping[str, Any]) -> Event:
+    """The one shape of a recorded external answer (written by the host, folded by the engine)."""
+    return {"type": EXTERNAL_EVENT, **request.as_dict(), "result": dict(result)}
 
 
 @dataclass(frozen=True)
@@ -164,6 +188,10 @@ class Engine(ABC, Generic[S]):
     def chance_request(self, state: S) -> ChanceRequest | None:
         """The random outcome the state waits for, if any. No seat moves while one is pending."""
 
+    def external_request(self, state: S) -> ExternalRequest | None:
+        """Content the state waits for from another service, if any (after chance is settled)."""
+        return None
+
     @abstractmethod
     def to_move(self, state: S) -> list[int]:
         """Seats that may move now (usually one; empty when finished or chance is pending)."""
@@ -204,9 +232,15 @@ class Engine(ABC, Generic[S]):
         """
         if event.get("type") == CHANCE_EVENT:
             return {k: v for k, v in event.items() if k != "values"} | {"values": "hidden"}
+        if event.get("type") == EXTERNAL_EVENT:
+            return {k: v for k, v in event.items() if k != "result"} | {"result": "hidden"}
         return event
 
     # --- checks for random play ----------------------------------------------------------
+    def selfplay_provider(self) -> Callable[[ExternalRequest], dict[str, Any]] | None:
+        """Answers external requests in process for self-play (pure code only), if the game has any."""
+        return None
+
     def invariants(self, state: S) -> list[str]:
         """Descriptions of every invariant that does not hold (empty when all hold)."""
         return []

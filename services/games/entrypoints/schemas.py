@@ -66,6 +66,12 @@ class GameSchema(ma.Schema):
     seats = ma.fields.List(ma.fields.Nested(SeatSchema))
     your_seat = ma.fields.Integer(allow_none=True)
     to_move = ma.fields.List(ma.fields.Integer())
+    waiting_for = ma.fields.Dict(
+        allow_none=True,
+        metadata={
+            "description": "content the game waits for from another service (e.g. a CityHopper question)"
+        },
+    )
     view = ma.fields.Dict(allow_none=True, metadata={"description": "the game as the caller may see it"})
     result = ma.fields.Dict(allow_none=True, metadata={"description": "ranks and scores per seat and team"})
     commitment = ma.fields.String(metadata={"description": "SHA-256 of the secret server seed"})

@@ -7,6 +7,7 @@ import hashlib
 import logging
 import pickle
 import secrets
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -20,10 +21,20 @@ from services.games.domain.play import (
     PrescribedSeeds,
     Progress,
     apply_move,
+    fold,
     open_game,
+    settle_chance,
 )
 from services.games.domain.table import SERVICE_EVENTS, Table, resign_outcome
-from services.games.engines.base import CHANCE_EVENT, Engine, GameConfig, IllegalMove, InvalidOptions, Outcome
+from services.games.engines.base import (
+    CHANCE_EVENT,
+    Engine,
+    GameConfig,
+    IllegalMove,
+    InvalidOptions,
+    Outcome,
+    external_event,
+)
 from services.games.engines.registry import Registry, UnknownGameType
 from services.games.service_layer.cache import TableCache
 from services.games.service_layer.errors import (
@@ -147,6 +158,7 @@ class GamesService:
         viewer = self.viewer_of(table, identity)
         state_view: dict[str, Any] | None = None
         to_move: list[int] = []
+        waiting_for: dict[str, Any] | None = None
         if table.progress is not None:
             state = table.progress.state
             if viewer is None:
@@ -155,6 +167,9 @@ class GamesService:
                 state_view = engine.view(state, None if viewer == SPECTATOR else viewer)
             if table.status == "running":
                 to_move = engine.to_move(state)
+                external = engine.external_request(state)
+                if external is not None:
+                    waiting_for = {"kind": external.kind, "request_no": external.request_no}
         return {
             "id": table.game_id,
             "game_type": table.game_type,
@@ -165,6 +180,7 @@ class GamesService:
             "seats": [{"seat": i, "player_id": p} for i, p in enumerate(table.seats)],
             "your_seat": table.seat_of(identity.player_id),
             "to_move": to_move,
+            "waiting_for": waiting_for,
             "view": state_view,
             "result": table.outcome,
             "commitment": table.commitment,
@@ -252,7 +268,15 @@ class GamesService:
         return {"items": items, "total": total, "limit": limit, "offset": offset}
 
     # ------------------------------------------------------------------ commands
-    def create_game(self, identity: Identity, body: dict[str, Any]) -> dict[str, Any]:
+    def create_game(
+        self,
+        identity: Identity,
+        body: dict[str, Any],
+        game_id: str | None = None,
+        reply: tuple[str, str, dict[str, Any]] | None = None,
+    ) -> dict[str, Any]:
+        """Create a table. ``game_id`` and ``reply`` (message type, id, body) serve queue requests:
+        a fixed id makes a repeated request a no-op, and the reply goes out in the same transaction."""
         if identity.anonymous:
             raise Unauthorized("creating a table needs a player or admin token")
         engine = self.engine(body["game_type"])
@@ -277,9 +301,7 @@ class GamesService:
             raise InvalidRequest(exc.message, field=f"options.{exc.field}", rule=exc.rule) from None
         server_seed = bytes.fromhex(body["seed"]) if body.get("seed") else secrets.token_bytes(32)
         setup = body.get("setup")
-        import uuid
-
-        game_id = str(uuid.uuid4())
+        game_id = game_id or str(uuid.uuid4())
         if setup:
             try:  # dry run: the prescribed deal must fit what the game asks for at its start
                 open_game(
@@ -323,7 +345,8 @@ class GamesService:
                 },
                 server_seed,
             )
-            committed = self._commit(repo, engine, table, events, identity)
+            extra = outbox_for(reply[0], reply[1], {**reply[2], "game_id": game_id}) if reply else []
+            committed = self._commit(repo, engine, table, events, identity, extra)
         self._after_commit(committed)
         return self._describe(committed.table, identity)
 
@@ -541,6 +564,7 @@ class GamesService:
         table: Table,
         events: list[Pending],
         identity: Identity,
+        extra_outbox: list[Any] | None = None,
     ) -> Committed:
         """Fold ``events`` onto a copy of ``table``, store them with their per-viewer copies, the read
         model and the outbox in the current transaction; returns the new table."""
@@ -559,7 +583,7 @@ class GamesService:
                 views.append((viewer, new.version, pending.type, redacted))
                 per_viewer.setdefault(viewer, []).append(redacted)
         actor = identity.player_id or ("admin" if identity.admin else None)
-        outbox = []
+        outbox = self._external_requests(engine, table, new) + list(extra_outbox or [])
         for pending in events:
             if pending.type in {"GameFinished", "GameAborted"}:
                 body = {"game_id": table.game_id, **pending.payload}
@@ -588,6 +612,54 @@ class GamesService:
                 "another move was recorded first; reload and retry", code="stale_version"
             ) from None
         return Committed(new, expected, per_viewer)
+
+    @staticmethod
+    def _external_requests(engine: Engine[Any], old: Table, new: Table) -> list[Any]:
+        """Outbox rows asking another service for content the game now waits for (e.g. a question)."""
+        if new.progress is None or new.status != "running":
+            return []
+        wanted = engine.external_request(new.progress.state)
+        had = engine.external_request(old.progress.state) if old.progress is not None else None
+        if wanted is None or (had is not None and had.request_no == wanted.request_no):
+            return []
+        message_type = f"{wanted.kind.capitalize()}Requested"
+        body = {"game_id": new.game_id, "request_no": wanted.request_no, **wanted.params}
+        return outbox_for(message_type, f"{new.game_id}:{wanted.kind}:{wanted.request_no}", body)
+
+    def resolve_external(self, game_id: str, kind: str, request_no: int, result: dict[str, Any]) -> bool:
+        """Record another service's answer to a request (idempotent: a late or repeated answer is
+        ignored). Returns True when it was recorded."""
+        game_id = _valid_id(game_id)
+        for _ in range(5):
+            try:
+                with self.uow.begin() as repo:
+                    table = self.load(repo, game_id)
+                    engine = self.registry.get(table.game_type)
+                    if table.status != "running" or table.progress is None:
+                        return False
+                    pending = engine.external_request(table.progress.state)
+                    if pending is None or pending.kind != kind or pending.request_no != request_no:
+                        return False
+                    scratch = table.clone()
+                    assert scratch.progress is not None
+                    seeds = PrescribedSeeds(
+                        repo.server_seed(game_id),
+                        game_id,
+                        tuple(table.client_seeds),
+                        tuple(tuple(v) for v in (table.setup or [])),
+                    )
+                    produced = fold(engine, scratch.progress, [external_event(pending, result)])
+                    produced += settle_chance(engine, scratch.progress, seeds)
+                    events = [Pending(e["type"], e) for e in produced]
+                    outcome = engine.outcome(scratch.progress.state)
+                    if outcome is not None:
+                        events.append(self._finished(table, outcome, repo.server_seed(game_id)))
+                    committed = self._commit(repo, engine, table, events, Identity(admin=True))
+                self._after_commit(committed)
+                return True
+            except Conflict:
+                continue  # a move landed meanwhile; reload and try again
+        raise Conflict("could not record the answer after 5 attempts", code="busy")
 
     def _after_commit(self, committed: Committed) -> None:
         """Cache, snapshot and live-stream notice, once the transaction has committed."""
@@ -627,8 +699,6 @@ def _redact(
 
 
 def _valid_id(value: str, field: str = "id") -> str:
-    import uuid
-
     try:
         return str(uuid.UUID(str(value)))
     except ValueError:

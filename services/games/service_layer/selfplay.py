@@ -13,7 +13,14 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from services.games.domain.play import Progress, SeedMaterial, apply_move, open_game, replay
+from services.games.domain.play import (
+    ExternalProvider,
+    Progress,
+    SeedMaterial,
+    apply_move,
+    open_game,
+    replay,
+)
 from services.games.engines.base import Engine, Event, GameConfig
 
 
@@ -51,6 +58,7 @@ def play_one(
     report: SelfPlayReport,
     max_moves: int = 100_000,
     check_every_event: bool = True,
+    provider: ExternalProvider | None = None,
 ) -> list[Event]:
     """Plays one game; records problems in ``report``; returns the event log."""
     chooser = random.Random(game_seed)
@@ -58,7 +66,7 @@ def play_one(
     label = f"{engine.game_type} n={config.num_players} seed={game_seed}"
     try:
         observe = (lambda p: _check(engine, p, report, label)) if check_every_event else None
-        progress, log = open_game(engine, config, seeds, observe)
+        progress, log = open_game(engine, config, seeds, observe, provider)
         moves = 0
         while engine.outcome(progress.state) is None:
             seats = engine.to_move(progress.state)
@@ -69,7 +77,7 @@ def play_one(
             if not legal:
                 raise RuntimeError(f"seat {seat} is to move but has no legal move")
             move = chooser.choice(legal)
-            log.extend(apply_move(engine, progress, seat, move, seeds, observe))
+            log.extend(apply_move(engine, progress, seat, move, seeds, observe, provider))
             moves += 1
             if moves >= max_moves:
                 report.unfinished += 1
@@ -100,12 +108,25 @@ def _check(engine: Engine[Any], progress: Progress, report: SelfPlayReport, labe
 
 
 def selfplay(
-    engine: Engine[Any], config: GameConfig, games: int, seed: int, check_every_event: bool = True
+    engine: Engine[Any],
+    config: GameConfig,
+    games: int,
+    seed: int,
+    check_every_event: bool = True,
+    provider: ExternalProvider | None = None,
 ) -> SelfPlayReport:
     report = SelfPlayReport()
+    provider = provider or engine.selfplay_provider()
     started = time.perf_counter()
     for k in range(games):
-        play_one(engine, config, seed * 1_000_003 + k, report, check_every_event=check_every_event)
+        play_one(
+            engine,
+            config,
+            seed * 1_000_003 + k,
+            report,
+            check_every_event=check_every_event,
+            provider=provider,
+        )
     elapsed = time.perf_counter() - started
     report.moves_per_s = round(report.moves / elapsed, 1) if elapsed > 0 else 0.0
     return report

@@ -1,0 +1,168 @@
+"""The ``speltafel`` command: run everything, migrate, serve one service, work a queue, relay the
+outbox, verify an exported game offline, and self-play a game."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+SERVICES = ("games", "matchmaking", "questions", "ratings")
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def migration_sets() -> list[Any]:
+    from shared.migrate import identity_set, service_sets
+
+    sets = [identity_set()]
+    for name in SERVICES:
+        sets += service_sets(name, ROOT / "services" / name / "adapters" / "migrations")
+    return sets
+
+
+def cmd_migrate(args: argparse.Namespace) -> int:
+    from shared.config import Settings
+    from shared.migrate import apply
+
+    applied = apply(Settings.from_env().database_url, migration_sets())
+    print(json.dumps({"applied": applied}))
+    return 0
+
+
+def cmd_worker(args: argparse.Namespace) -> int:
+    from redis import Redis
+    from rq import Queue, SimpleWorker
+
+    from shared.config import Settings
+    from shared.web.observability import configure_logging
+
+    configure_logging(f"{args.service}-worker", Settings.from_env().log_level)
+    redis = Redis.from_url(Settings.from_env().redis_url)
+    worker = SimpleWorker([Queue(args.service, connection=redis)], connection=redis)
+    worker.work(burst=args.burst, with_scheduler=False)
+    return 0
+
+
+def cmd_relay(args: argparse.Namespace) -> int:
+    import signal
+
+    from redis import Redis
+
+    from shared.config import Settings
+    from shared.db import make_pool
+    from shared.outbox import run_relay
+    from shared.web.observability import configure_logging
+
+    settings = Settings.from_env()
+    configure_logging("relay", settings.log_level)
+    stopping = {"now": False}
+    signal.signal(signal.SIGTERM, lambda *_: stopping.update(now=True))
+    signal.signal(signal.SIGINT, lambda *_: stopping.update(now=True))
+    run_relay(make_pool(settings.database_url, max_size=2), list(SERVICES), Redis.from_url(settings.redis_url),
+              lambda: stopping["now"])
+    return 0
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    """Serve one service with gunicorn (threads, so live streams do not block other requests)."""
+    from gunicorn.app.wsgiapp import run
+
+    from shared.config import Settings
+
+    settings = Settings.from_env()
+    port = args.port or settings.ports[args.service]
+    sys.argv = ["gunicorn", f"services.{args.service}.bootstrap:create_app()", "--bind", f"{settings.host}:{port}",
+                "--worker-class", "gthread", "--workers", str(args.workers), "--threads", "32",
+                "--timeout", "0", "--graceful-timeout", "5", "--access-logfile", "-"]
+    run()
+    return 0
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from services.launcher import launch
+
+    return launch(ROOT)
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    from services.games.domain.audit import audit_export
+    from services.games.engines.registry import default_registry
+
+    try:
+        document = json.loads(Path(args.file).read_text())
+    except (OSError, ValueError) as exc:
+        print(json.dumps({"ok": False, "error": f"cannot read {args.file}: {exc}"}))
+        return 2
+    report = audit_export(document, default_registry())
+    print(json.dumps(report.as_dict(), indent=2))
+    return 0 if report.ok else 1
+
+
+def cmd_selfplay(args: argparse.Namespace) -> int:
+    from services.games.engines.base import GameConfig, InvalidOptions
+    from services.games.engines.registry import UnknownGameType, default_registry
+    from services.games.service_layer.selfplay import selfplay
+
+    registry = default_registry()
+    try:
+        engine = registry.get(args.game)
+    except UnknownGameType:
+        print(json.dumps({"error": f"unknown game {args.game!r}", "games": [e.game_type for e in registry.all()]}))
+        return 2
+    try:
+        options = json.loads(args.options) if args.options else {}
+        if args.players is not None:
+            configs = [GameConfig(args.players, engine.normalize_options(args.players, options))]
+        elif options:
+            configs = [GameConfig(n, engine.normalize_options(n, options)) for n in engine.player_counts]
+        else:
+            configs = engine.variants()
+    except (ValueError, InvalidOptions) as exc:
+        print(json.dumps({"error": str(exc)}))
+        return 2
+    results = []
+    ok = True
+    for config in configs:
+        report = selfplay(engine, config, args.games, args.seed)
+        ok = ok and report.ok
+        results.append({"game": engine.game_type, "num_players": config.num_players,
+                        "options": dict(config.options), **report.as_dict()})
+    print(json.dumps(results[0] if len(results) == 1 else results, indent=2))
+    return 0 if ok else 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="speltafel", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("run", help="start everything (embedded PostgreSQL/Redis if none answers)").set_defaults(
+        func=cmd_run)
+    sub.add_parser("migrate", help="apply pending migrations").set_defaults(func=cmd_migrate)
+    p = sub.add_parser("serve", help="serve one service over HTTP")
+    p.add_argument("service", choices=SERVICES)
+    p.add_argument("--port", type=int)
+    p.add_argument("--workers", type=int, default=1)
+    p.set_defaults(func=cmd_serve)
+    p = sub.add_parser("worker", help="work one service's RQ queue (SimpleWorker)")
+    p.add_argument("service", choices=SERVICES)
+    p.add_argument("--burst", action="store_true")
+    p.set_defaults(func=cmd_worker)
+    sub.add_parser("relay", help="move outbox rows onto RQ queues").set_defaults(func=cmd_relay)
+    p = sub.add_parser("verify", help="audit an exported game offline; non-zero exit on any failure")
+    p.add_argument("file")
+    p.set_defaults(func=cmd_verify)
+    p = sub.add_parser("selfplay", help="random self-play with invariant and replay checks")
+    p.add_argument("game")
+    p.add_argument("--games", type=int, default=100)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--players", type=int)
+    p.add_argument("--options", help="JSON object of game options")
+    p.set_defaults(func=cmd_selfplay)
+    args = parser.parse_args(argv)
+    result: int = args.func(args)
+    return result
+
+
+if __name__ == "__main__":
+    sys.exit(main())

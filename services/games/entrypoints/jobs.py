@@ -1,0 +1,61 @@
+"""RQ jobs of the games service: thin functions taking a message envelope (ids and values only).
+
+- ``CreateGameRequested`` (from matchmaking): create the table; the reply ``GameCreatedForTable``
+  leaves through the outbox in the same transaction. The game id is derived from the request id, so
+  a repeated request creates nothing new.
+- ``QuestionReady`` (from the questions service): record the question in the game's log.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from functools import lru_cache
+from typing import Any
+
+import psycopg
+
+from services.games.service_layer.handlers import GamesService
+from shared.auth import Identity
+
+log = logging.getLogger(__name__)
+_NAMESPACE = uuid.UUID("6f1c3f1e-6d1b-4d0e-9a55-5e7a1a0b7c11")
+
+
+@lru_cache(maxsize=1)
+def _service() -> GamesService:
+    from services.games.bootstrap import build_service
+    from shared.config import Settings
+    from shared.service_kit import Infrastructure
+
+    return build_service(Infrastructure.connect(Settings.from_env(), max_size=4))
+
+
+def handle_message(message: dict[str, Any]) -> None:
+    kind, body = message["type"], message["body"]
+    if kind == "CreateGameRequested":
+        create_game(body)
+    elif kind == "QuestionReady":
+        recorded = _service().resolve_external(
+            body["game_id"],
+            "question",
+            int(body["request_no"]),
+            {k: v for k, v in body.items() if k not in {"game_id", "request_no"}},
+        )
+        log.info("question %s for %s recorded: %s", body["request_no"], body["game_id"], recorded)
+    else:
+        raise ValueError(f"the games queue does not handle {kind!r}")
+
+
+def create_game(body: dict[str, Any]) -> None:
+    game_id = str(uuid.uuid5(_NAMESPACE, str(body["request_id"])))
+    request = {"game_type": body["game_type"], "options": body.get("options") or {}, "seats": body["seats"]}
+    reply = (
+        "GameCreatedForTable",
+        f"game-for:{body['request_id']}",
+        {"request_id": body["request_id"], "seats": body["seats"]},
+    )
+    try:
+        _service().create_game(Identity(admin=True), request, game_id=game_id, reply=reply)
+    except psycopg.errors.UniqueViolation:
+        log.info("game %s for request %s exists already", game_id, body["request_id"])

@@ -1,0 +1,23 @@
+"""Wiring of the questions service."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from flask import Flask
+
+from shared.config import Settings
+from shared.service_kit import Infrastructure
+from shared.web.app import create_service_app
+
+SCHEMA = "questions"
+MIGRATIONS = Path(__file__).parent / "adapters" / "migrations"
+DESCRIPTION = "Speltafel questions service."
+
+
+def create_app(settings: Settings | None = None) -> Flask:
+    infra = Infrastructure.connect(settings or Settings.from_env())
+    return create_service_app(
+        SCHEMA, "Speltafel questions", DESCRIPTION, [], infra.ready_checks(), lambda: infra.gauges(SCHEMA),
+        infra.config(),
+    )

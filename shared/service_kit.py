@@ -1,0 +1,50 @@
+"""What every service's bootstrap needs: pools, Redis, readiness checks and queue gauges."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from psycopg_pool import ConnectionPool
+from redis import Redis
+
+from shared.config import Settings
+from shared.db import make_pool
+from shared.messages import QUEUES
+from shared.outbox import outbox_lag
+from shared.web.app import ReadyCheck
+
+
+@dataclass
+class Infrastructure:
+    settings: Settings
+    pool: ConnectionPool
+    redis: Redis
+
+    @classmethod
+    def connect(cls, settings: Settings, max_size: int = 10) -> Infrastructure:
+        return cls(
+            settings,
+            make_pool(settings.database_url, max_size=max_size),
+            Redis.from_url(settings.redis_url, socket_timeout=5, socket_connect_timeout=2),
+        )
+
+    def ready_checks(self) -> dict[str, ReadyCheck]:
+        def postgres() -> None:
+            with self.pool.connection(timeout=2) as conn:
+                conn.execute("SELECT 1")
+
+        def redis() -> None:
+            self.redis.ping()
+
+        return {"postgres": postgres, "redis": redis}
+
+    def gauges(self, schema: str) -> dict[str, float]:
+        pending, age = outbox_lag(self.pool, schema)
+        out: dict[str, float] = {"outbox_pending": float(pending), "outbox_oldest_seconds": age}
+        for queue in QUEUES:
+            out[f"queue_depth_{queue}"] = float(self.redis.llen(f"rq:queue:{queue}"))
+        return out
+
+    def config(self) -> dict[str, Any]:
+        return {"ADMIN_TOKEN": self.settings.admin_token}
