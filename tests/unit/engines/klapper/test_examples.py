@@ -9,6 +9,7 @@ from services.games.engines.klapper.cards import points
 from services.games.engines.klapper.decide import _deal_scored
 from services.games.engines.klapper.melds import best_total, meld_problem
 from services.games.engines.klapper.rules import additions, deal_points, game_winner, roem_award
+from services.games.engines.klapper.state import KlapperState
 
 from .support import (
     E,
@@ -75,7 +76,7 @@ def test_example_EX4_round_two_and_void_deal() -> None:
     assert void.dealer == 1
 
 
-def _ex5_state() -> object:
+def _ex5_state() -> KlapperState:
     state = dealt(
         4,
         {
@@ -90,8 +91,8 @@ def _ex5_state() -> object:
 
 def test_example_EX5_must_trump_then_overtrump() -> None:
     state = _ex5_state()
-    assert legal_cards(state, 2) == {"KH"}  # type: ignore[arg-type]
-    state = run(state, 2, play("KH"))  # type: ignore[arg-type]
+    assert legal_cards(state, 2) == {"KH"}
+    state = run(state, 2, play("KH"))
     assert legal_cards(state, 3) == {"9H"}
     with pytest.raises(IllegalMove) as err:
         E.decide(state, 3, play("QH"))
