@@ -32,9 +32,10 @@ class EventStoreContract:
         store.append("a", 0, [NewEvent("A1", {})])
         store.append("b", 0, [NewEvent("B1", {})])
         store.append("a", 1, [NewEvent("A2", {})])
-        every = store.read_all(0)
+        every = store.read_all()
         assert [e.type for e in every] == ["A1", "B1", "A2"]
-        assert [e.type for e in store.read_all(every[0].position)] == ["B1", "A2"]
+        assert [e.type for e in store.read_all(every[0].cursor)] == ["B1", "A2"]
+        assert store.read_all(every[-1].cursor) == []
 
     def test_metadata_is_completed_and_chain_verifies(self, store: EventStore) -> None:
         store.append("s", 0, [NewEvent("A", {"x": "é"}, {"actor": "p1"}), NewEvent("B", {"y": [1, 2]})])

@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 import threading
 from collections.abc import Sequence
 
 from shared.canonical import GENESIS_HASH
 from shared.eventstore.model import (
+    START,
     ConcurrencyConflict,
+    Cursor,
     EventStore,
     NewEvent,
     OutboxMessage,
     Snapshot,
     StoredEvent,
+    as_cursor,
 )
 from shared.eventstore.sealing import seal
 
@@ -42,6 +46,7 @@ class InMemoryEventStore(EventStore):
             for offset, event in enumerate(events):
                 position = len(self._all) + 1
                 item = seal(position, stream_id, expected_version + offset + 1, copy.deepcopy(event), prev)
+                item = dataclasses.replace(item, tx_id=position)
                 prev = item.hash
                 stored.append(item)
                 self._all.append(item)
@@ -55,8 +60,9 @@ class InMemoryEventStore(EventStore):
         events = self._streams.get(stream_id, [])[after_version:]
         return events[:limit] if limit is not None else list(events)
 
-    def read_all(self, after_position: int = 0, limit: int = 1000) -> list[StoredEvent]:
-        return self._all[after_position : after_position + limit]
+    def read_all(self, after: Cursor | int = START, limit: int = 1000) -> list[StoredEvent]:
+        position = as_cursor(after)[1]
+        return self._all[position : position + limit]
 
     def stream_version(self, stream_id: str) -> int:
         return len(self._streams.get(stream_id, []))

@@ -31,6 +31,18 @@ class NewEvent:
     metadata: dict[str, Any] = field(default_factory=dict)
 
 
+Cursor = tuple[int, int]  # (transaction id, position): where a subscriber has read up to
+START: Cursor = (0, 0)
+
+
+def as_cursor(after: Cursor | int) -> Cursor:
+    if isinstance(after, int):
+        if after != 0:
+            raise ValueError("pass a cursor (tx_id, position) from StoredEvent.cursor, or 0 for the start")
+        return START
+    return after
+
+
 @dataclass(frozen=True)
 class StoredEvent:
     position: int
@@ -41,6 +53,11 @@ class StoredEvent:
     metadata: dict[str, Any]
     prev_hash: str
     hash: str
+    tx_id: int = 0
+
+    @property
+    def cursor(self) -> Cursor:
+        return (self.tx_id, self.position)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -90,11 +107,12 @@ class EventStore(ABC):
         """Events of one stream with version > ``after_version``, in version order."""
 
     @abstractmethod
-    def read_all(self, after_position: int = 0, limit: int = 1000) -> list[StoredEvent]:
-        """Events of every stream in commit order with position > ``after_position``.
+    def read_all(self, after: Cursor | int = START, limit: int = 1000) -> list[StoredEvent]:
+        """Events of every stream after the cursor ``after`` (``StoredEvent.cursor`` of the last
+        event a subscriber saw), in a total order that never changes once an event is returned.
 
-        Positions only ever become visible in increasing order, so a subscriber that resumes
-        from the last position it saw never skips an event.
+        Only events of transactions that can no longer be followed by an earlier-sorting event are
+        returned, so a subscriber that resumes from its last cursor never skips an event.
         """
 
     @abstractmethod

@@ -65,8 +65,12 @@ def test_hash_chain_reports_changed_inserted_and_deleted_rows(pool, database_url
         conn.execute("UPDATE games.events SET payload = '{\"n\": 3}' WHERE stream_id='chain' AND version=3")
         assert verify_chain(_chain(store), head).ok
         # insert: shift versions 4..5 up and put a forged event at 4
-        conn.execute("UPDATE games.events SET version = version + 10 WHERE stream_id='chain' AND version >= 4")
-        conn.execute("UPDATE games.events SET version = version - 9 WHERE stream_id='chain' AND version >= 14")
+        conn.execute(
+            "UPDATE games.events SET version = version + 10 WHERE stream_id='chain' AND version >= 4"
+        )
+        conn.execute(
+            "UPDATE games.events SET version = version - 9 WHERE stream_id='chain' AND version >= 14"
+        )
         conn.execute(
             "INSERT INTO games.events (stream_id, version, event_id, type, payload, metadata, prev_hash, hash)"
             " SELECT 'chain', 4, gen_random_uuid(), 'E', '{\"n\": 42}', metadata, hash, hash"
@@ -118,27 +122,40 @@ def test_subscriber_never_skips_events_while_writers_commit_concurrently(pool) -
     writers, per_writer = 6, 25
     done = threading.Event()
     seen: list[int] = []
+    hold = threading.Event()
 
     def write(w: int) -> None:
         for k in range(per_writer):
             store.append(f"w{w}", k, [NewEvent("E", {"w": w, "k": k})])
 
     def subscribe() -> None:
-        last = 0
+        last = (0, 0)
         while True:
             batch = store.read_all(last, limit=50)
             for event in batch:
                 seen.append(event.position)
-                last = event.position
+                last = event.cursor
             if done.is_set() and not batch:
                 return
 
+    def slow_writer() -> None:
+        # takes a position, then commits only after many later positions have committed
+        with pool.connection() as conn, conn.transaction():
+            PostgresEventStore(conn, "games").append("slow", 0, [NewEvent("Late", {})])
+            hold.wait(30)
+
     reader = threading.Thread(target=subscribe)
+    slow = threading.Thread(target=slow_writer)
+    slow.start()
     reader.start()
     with ThreadPoolExecutor(writers) as ex:
         list(ex.map(write, range(writers)))
+    hold.set()
+    slow.join(30)
     done.set()
     reader.join(30)
-    every = [e.position for e in store.read_all(0, limit=10_000)]
-    assert len(every) == writers * per_writer
-    assert seen == every  # in order, nothing skipped, nothing twice
+    every = [e.position for e in store.read_all(limit=10_000)]
+    assert len(every) == writers * per_writer + 1
+    assert sorted(seen) == sorted(every) and len(seen) == len(set(seen))  # nothing skipped, nothing twice
+    late = next(e for e in store.read_all(limit=10_000) if e.type == "Late")
+    assert late.position < max(every)  # it really took an early position and committed late

@@ -10,8 +10,11 @@ CREATE TABLE IF NOT EXISTS {schema}.events (
     prev_hash    TEXT        NOT NULL,
     hash         TEXT        NOT NULL,
     recorded_at  TIMESTAMPTZ NOT NULL DEFAULT now(),
+    tx_id        XID8        NOT NULL DEFAULT pg_current_xact_id(),
     CONSTRAINT events_stream_version_key UNIQUE (stream_id, version)
 );
+
+CREATE INDEX IF NOT EXISTS events_feed_idx ON {schema}.events (tx_id, position);
 
 CREATE TABLE IF NOT EXISTS {schema}.snapshots (
     stream_id  TEXT        NOT NULL,

@@ -1,0 +1,50 @@
+# Speltafel: `make run` starts everything, `make test` runs every check and test tier.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: run test lint typecheck layers unit integration e2e migrate bench install clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+run: $(STAMP)  ## start the four services, their workers, the outbox relay and the index page
+	$(BIN)/speltafel run
+
+migrate: $(STAMP)
+	$(BIN)/speltafel migrate
+
+lint: $(STAMP)
+	$(BIN)/ruff check services shared tests bench
+
+typecheck: $(STAMP)
+	$(BIN)/mypy services shared
+
+layers: $(STAMP)
+	$(BIN)/lint-imports
+
+unit: $(STAMP)
+	$(BIN)/pytest tests/unit
+
+integration: $(STAMP)
+	$(BIN)/pytest tests/integration
+
+e2e: $(STAMP)
+	$(BIN)/pytest tests/e2e
+
+# migrate runs against DATABASE_URL (or the local default); the tests migrate their own fresh database
+test: $(STAMP) lint typecheck layers
+	$(BIN)/speltafel migrate
+	$(BIN)/pytest -n 2 --dist loadfile tests
+
+bench: $(STAMP)
+	@$(BIN)/python -m bench.run
+
+clean:
+	rm -rf $(VENV) .data .pytest_cache .mypy_cache .ruff_cache
