@@ -236,12 +236,8 @@ class RoparunEngine(Engine[RoparunState]):
 
     def has_legal_play(self, state: RoparunState, seat: int) -> bool:
         """RR-12: does any card in hand have a legal use?"""
-        seen: set[str] = set()
-        for card in state.hands[seat]:
-            rank = rank_of(card)
-            if rank is None or rank in seen:
-                continue
-            seen.add(rank)
+        ranks = {rank_of(card) for card in state.hands[seat]}
+        for rank in sorted((r for r in ranks if r is not None), key=lambda r: (r == "7", r)):  # 7 last
             for _ in card_plays(state.board, state.pawns, seat, rank, self._seven_max(state)):
                 return True
         return False
@@ -426,6 +422,7 @@ class RoparunEngine(Engine[RoparunState]):
             s.discard_up = []
             s.discard_down = []
             s.hands = [[] for _ in range(n)]
+            s.last_play = None  # its card is back in the deck
             s.stage = SHUFFLE
         elif kind == "cards_dealt":
             hands = event["hands"]
@@ -465,7 +462,10 @@ class RoparunEngine(Engine[RoparunState]):
         while len(order) - pos >= len(contenders):
             draws = [(seat, order[pos + i]) for i, seat in enumerate(contenders)]
             pos += len(contenders)
-            s.dealer_draws.append([{"seat": seat, "card": card} for seat, card in draws])
+            # Public (§4); rank and suit apart, since these cards go back into the deck (RR-4).
+            s.dealer_draws.append(
+                [{"seat": seat, "rank": card[:-1], "suit": card[-1]} for seat, card in draws]
+            )
             values = {seat: DRAW_VALUE[str(rank_of(card))] for seat, card in draws}
             low = min(values.values())
             contenders = [seat for seat, _ in draws if values[seat] == low]

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import combinations, permutations
+from typing import NamedTuple
 
 from services.games.engines.base import IllegalMove
 from services.games.engines.roparun.board import (
@@ -31,8 +32,7 @@ Pawns = list[list[int]]
 ZERO: Defect = (0, 0, 0)
 
 
-@dataclass(frozen=True)
-class Play:
+class Play(NamedTuple):
     """One card's use, parsed. ``kind``: forward | backward | split | enter | swap."""
 
     kind: str
@@ -42,8 +42,7 @@ class Play:
     ace: bool = False  # an ace move carries "steps" in its action
 
 
-@dataclass(frozen=True)
-class Capture:
+class Capture(NamedTuple):
     seat: int
     pawn: int
     square: int
@@ -249,28 +248,37 @@ def _ok(board: Board, pawns: Pawns, seat: int, play: Play, before: Defect) -> bo
 
 def _splits(
     board: Board,
-    pawns: Pawns,
+    work: Pawns,
     seat: int,
     remaining: int,
     parts: tuple[tuple[int, int], ...],
     max_parts: int,
     before: Defect,
 ) -> Iterator[tuple[tuple[int, int], ...]]:
+    """Depth-first over the parts of a 7 on a private working copy, undoing each part after use."""
+    n = board.n
+    team = work[seat]
     used = {idx for idx, _ in parts}
     last = len(parts) + 1 == max_parts
     for idx in range(4):
-        if idx in used or pawns[seat][idx] == OFF:
+        old = team[idx]
+        if idx in used or old == OFF:
             continue
         for steps in range(remaining if last else 1, remaining + 1):
-            work = copy_pawns(pawns)
-            if step_forward(board, work, seat, idx, steps, []) is not None:
+            caps: list[Capture] = []
+            if step_forward(board, work, seat, idx, steps, caps) is not None:
                 continue
             now = (*parts, (idx, steps))
             if steps == remaining:
-                if order_err(before, order_defect(board.n, work[seat])) is None:
-                    yield now
+                ok = order_err(before, order_defect(n, team)) is None
             else:
+                ok = False
                 yield from _splits(board, work, seat, remaining - steps, now, max_parts, before)
+            team[idx] = old
+            for cap in caps:
+                work[cap.seat][cap.pawn] = (cap.square - board.bases[cap.seat]) % n
+            if ok:
+                yield now
 
 
 def entry_plays(board: Board, pawns: Pawns, seat: int, before: Defect) -> Iterator[Play]:
@@ -307,7 +315,7 @@ def card_plays(board: Board, pawns: Pawns, seat: int, rank: str, seven_max: int)
             if _ok(board, pawns, seat, play, before):
                 yield play
     elif rank == "7":
-        for parts in _splits(board, pawns, seat, 7, (), seven_max, before):
+        for parts in _splits(board, copy_pawns(pawns), seat, 7, (), seven_max, before):
             yield Play("split", parts=parts)
     elif rank == "J":
         n = board.n
