@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .cards import ANIMALS, DECK_SIZE, HEAD_RANK
-from .state import DEALING, PLAYING, START_BALANCE, PKState
+from .state import CHOOSING_START, DEALING, PLAYING, START_BALANCE, PKState
 
 
 def _could_play(card: int, rows: Sequence[set[int]]) -> bool:
@@ -32,7 +32,7 @@ def _card_problems(state: PKState) -> list[str]:
     for animal, row in enumerate(state.rows):
         base = animal * 13 - 1
         seen += [base + r for r in row]
-    if state.deck and state.phase not in (DEALING, "choosing_start"):
+    if state.deck and state.phase not in (DEALING, CHOOSING_START):
         problems.append("PK-7 cards are waiting in the deck outside a deal")
     if len(seen) + state.deck != DECK_SIZE or len(set(seen)) != len(seen):
         problems.append(

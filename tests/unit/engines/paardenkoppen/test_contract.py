@@ -139,3 +139,24 @@ def test_bad_events_are_rejected_by_evolve() -> None:
         ENGINE.evolve(state, {"type": "mystery"})
     with pytest.raises(ValueError):
         ENGINE.evolve(state, {"type": "card_played", "seat": 0, "card": "cow-99", "head_payout": 0})
+
+
+def test_rules_table_is_complete() -> None:
+    """RULES.md lists every rule id (PK-1..PK-24, R1..R18) with tests that exist in this folder."""
+    import ast
+    import re
+    from pathlib import Path
+
+    folder = Path(__file__).parent
+    table = (folder / "RULES.md").read_text()
+    rows = dict(re.findall(r"^\| (PK-\d+|R\d+) \| (.+) \|$", table, flags=re.MULTILINE))
+    assert set(rows) == {f"PK-{k}" for k in range(1, 25)} | {f"R{k}" for k in range(1, 19)}
+    names: set[str] = set()
+    for path in folder.glob("test_*.py"):
+        tree = ast.parse(path.read_text())
+        names |= {f"{path.name}::{f.name}" for f in tree.body if isinstance(f, ast.FunctionDef)}
+    for rule, cell in rows.items():
+        for ref in cell.split(", "):
+            assert ref in names, f"{rule}: {ref} is no test"
+    examples = {n.split("::")[1].split("_")[2] for n in names if "::test_example_E" in n}
+    assert examples == {f"E{k}" for k in range(1, 17)}
