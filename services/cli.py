@@ -133,6 +133,14 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     return 0 if ok else 1
 
 
+def cmd_ratings_rebuild(args: argparse.Namespace) -> int:
+    from services.ratings.bootstrap import service_from_settings
+
+    report = service_from_settings().rebuild(dry_run=args.dry_run, only=args.pool or None)
+    print(json.dumps(report, indent=2))
+    return 1 if args.dry_run and not report["identical"] else 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="speltafel", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -159,6 +167,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--players", type=int)
     p.add_argument("--options", help="JSON object of game options")
     p.set_defaults(func=cmd_selfplay)
+    p = sub.add_parser("ratings", help="ratings service maintenance")
+    ratings_sub = p.add_subparsers(dest="ratings_command", required=True)
+    p = ratings_sub.add_parser("rebuild", help="recompute every pool from the GameFinished log")
+    p.add_argument("--dry-run", action="store_true", help="only compare; exit 1 when a pool differs")
+    p.add_argument("--pool", action="append", help="only this pool (repeatable)")
+    p.set_defaults(func=cmd_ratings_rebuild)
     args = parser.parse_args(argv)
     result: int = args.func(args)
     return result

@@ -1,0 +1,101 @@
+"""HTTP entrypoints of the ratings service (thin: parse, call the service, answer).
+
+Pool names contain a slash (``klapper/4``). Routes match them with Werkzeug's ``path`` converter, so
+``/v1/pools/klapper/4/leaderboard`` works as written and so does the percent-encoded
+``/v1/pools/klapper%2F4/leaderboard``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Response, current_app
+from flask_smorest import Blueprint
+
+from services.ratings.entrypoints import schemas as s
+from services.ratings.service_layer.handlers import RatingsService
+
+pools = Blueprint(
+    "pools", __name__, url_prefix="/pools",
+    description="Rating pools (one per game type and mode) and their leaderboards",
+)
+players = Blueprint("player-ratings", __name__, url_prefix="/players", description="A player's ratings")
+predict = Blueprint("predict", __name__, url_prefix="/predict", description="Win and rank probabilities")
+
+POOL_PARAM = {
+    "in": "path",
+    "name": "pool",
+    "required": True,
+    "schema": {"type": "string", "example": "klapper/4"},
+    "description": "pool name; its slash may be written as is or percent-encoded (klapper%2F4)",
+}
+
+
+def service() -> RatingsService:
+    svc: RatingsService = current_app.extensions["ratings_service"]
+    return svc
+
+
+@pools.route("")
+@pools.response(200, s.PoolList)
+def list_pools() -> dict[str, Any]:
+    """Every pool: the catalogue of game types and modes, plus any pool that has rated games.
+
+    Mapping of a finished game to its pool: `hoppaa` without teams -> `hoppaa/solo`, with teams ->
+    `hoppaa/team`; `klapper` with n players -> `klapper/n` (2 and 3 free-for-all, 4 and 6
+    partnerships); `paardenkoppen`, `roparun`, `cityhopper` -> the game type (free-for-all); any other
+    game type `g` -> `g`, or `g/team` when the outcome has teams.
+    """
+    return service().pools()
+
+
+@pools.route("/<path:pool>/leaderboard")
+@pools.arguments(s.LeaderboardQuery, location="query")
+@pools.response(200, s.Leaderboard)
+@pools.alt_response(404, description="unknown pool")
+@pools.doc(parameters=[POOL_PARAM])
+def leaderboard(args: dict[str, Any], pool: str) -> dict[str, Any]:
+    """Players of a pool by ordinal (mu - 3 sigma), best first, with paging."""
+    return service().leaderboard(pool, args["limit"], args["offset"], args["provisional"])
+
+
+@players.route("/<player_id>/ratings")
+@players.arguments(s.RatingsQuery, location="query")
+@players.response(200, s.PlayerRatings)
+def player_ratings(args: dict[str, Any], player_id: str) -> dict[str, Any]:
+    """The player's rating in every pool they played, with every adjustment (an empty list if none)."""
+    return service().player_ratings(player_id, args["history"])
+
+
+@players.route("/<player_id>/ratings/<path:pool>.svg")
+@players.doc(
+    parameters=[POOL_PARAM],
+    responses={
+        "200": {
+            "description": "SVG line chart: mu with a +-2 sigma band and the ordinal, per game",
+            "content": {"image/svg+xml": {"schema": {"type": "string"}}},
+        },
+        "404": {"description": "unknown pool or no rated games of the player in it"},
+    },
+)
+def player_chart(player_id: str, pool: str) -> Response:
+    """The player's rating history in one pool as an SVG chart."""
+    svg = service().player_chart(player_id, pool)
+    return Response(svg, mimetype="image/svg+xml", headers={"Cache-Control": "no-cache"})
+
+
+@predict.route("", methods=["POST"])
+@predict.arguments(s.PredictBody, example={"pool": "klapper/4", "teams": [["anneke", "bram"], ["carla", "daan"]]})
+@predict.response(200, s.Prediction)
+@predict.alt_response(404, description="unknown pool")
+def predict_table(body: dict[str, Any]) -> dict[str, Any]:
+    """Probabilities for a proposed table (openskill predict_win / predict_rank / predict_draw).
+
+    Players without a rating in the pool count as new players (mu 25, sigma 8.33). Matchmaking uses
+    this to balance tables.
+    """
+    sides = body["teams"] if "teams" in body else [[p] for p in body["players"]]
+    return service().predict(body["pool"], sides)
+
+
+BLUEPRINTS = (pools, players, predict)
