@@ -9,7 +9,7 @@ from typing import Any
 
 from .cards import ANIMALS, HEAD_RANK, card_id, make_card
 from .rules import legal_cards
-from .state import PLAYING, PKState
+from .state import FINISHED, PLAYING, PKState
 
 
 def _rows(state: PKState) -> dict[str, Any]:
@@ -68,6 +68,11 @@ def seat_view(state: PKState, seat: int | None) -> dict[str, Any]:
 
 
 def full_view(state: PKState) -> dict[str, Any]:
+    """Everything while the game runs (admins). Once it has ended the host shows this view to
+    everyone, so the cards left in hands are withheld then (R12); their sizes stay."""
     view = public_view(state)
-    view["hands"] = [[card_id(c) for c in hand] for hand in state.hands]
+    if state.phase == FINISHED:
+        view["hands"] = None
+    else:
+        view["hands"] = [[card_id(c) for c in hand] for hand in state.hands]
     return view

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from services.games.domain.play import replay
 from services.games.engines.base import Event, GameConfig
 from services.games.engines.paardenkoppen.cards import card_id
 from services.games.engines.paardenkoppen.state import PKState
@@ -62,3 +63,12 @@ def test_hidden_information_in_views_and_events(n: int) -> None:
         final, _, _ = drive(config(n, rounds=2), 100 * n + game_seed, on_event=check)
         assert ENGINE.outcome(final) is not None
     assert not problems, problems[:5]
+
+
+@pytest.mark.parametrize("cfg", [config(3), config(6, six_rule="immediate")], ids=["n3", "n6-immediate"])
+def test_replay_rebuilds_the_whole_state(cfg: GameConfig) -> None:
+    """The full state (leftover hands included, which the finished full_view withholds) replays equal."""
+    for game_seed in range(3):
+        final, log, _ = drive(cfg, 500 + game_seed)
+        rebuilt = replay(ENGINE, cfg, log).state
+        assert rebuilt == final and ENGINE.outcome(rebuilt) == ENGINE.outcome(final)

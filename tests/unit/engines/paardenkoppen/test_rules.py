@@ -341,6 +341,10 @@ def test_R12_leftover_hands_stay_hidden_after_the_round_and_the_game() -> None:
         assert (view["hand"] or []) == own
         others = {card_id(c) for s, hand in enumerate(final.hands) if s != seat for c in hand}
         assert others and not others & strings(view)
+    # the host shows full_view to everyone once the game has ended: no leftover hand in it either
+    full = ENGINE.full_view(final)
+    assert full["hands"] is None and full["hand_sizes"] == [len(h) for h in final.hands]
+    assert not {card_id(c) for hand in final.hands for c in hand} & strings(full)
 
 
 def test_R14_placement_only_rows_are_low_to_high() -> None:
