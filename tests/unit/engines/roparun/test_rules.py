@@ -379,11 +379,18 @@ def test_RR35_RR36_order_no_longer_applies_once_the_runner_is_home() -> None:
 
 def test_RR37_RR38_game_ends_at_the_finishing_play() -> None:
     """RR-37, RR-38, R30: all four home (runner on F4) ends the game at once; no tie."""
-    state = position(pawns={RED: {"r": "F3", "c1": "F1", "c2": "F2", "car": 40}}, hands={RED: ["AH", "5H"]})
-    after, events = apply(state, RED, move("AH", "r", 1))
-    assert after.stage != "finished" and events[0]["type"] == "card_played"
-    assert ENGINE.outcome(after) is None
-    assert ENGINE.invariants(after) == []
+    state = position(
+        pawns={RED: {"r": "F3", "c1": "F1", "c2": "F2", "car": 61}}, hands={RED: ["AH", "5H", "9H"]}
+    )
+    state, events = apply(state, RED, move("AH", "r", 1))
+    assert state.stage != "finished" and ENGINE.outcome(state) is None  # the car is still out
+    assert [e["type"] for e in events] == ["card_played"]
+    state, events = apply(state, RED, move("5H", "car"))
+    assert [e["type"] for e in events] == ["card_played", "game_won"] and events[1]["seat"] == RED
+    outcome = ENGINE.outcome(state)
+    assert outcome is not None and outcome.ranks == [1, 2, 2, 2] and outcome.ranks.count(1) == 1
+    assert ENGINE.view(state, None)["winner"] == RED and ENGINE.view(state, None)["phase"] == "finished"
+    assert ENGINE.to_move(state) == [] and ENGINE.invariants(state) == []
 
 
 # --- board geometry ---------------------------------------------------------------------------
