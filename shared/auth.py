@@ -48,6 +48,7 @@ class PlayerDirectory:
 
     def __init__(self, pool: ConnectionPool) -> None:
         self._pool = pool
+        self._known: dict[str, str] = {}  # token hash -> player id (tokens never change owner)
 
     def register(self, display_name: str) -> tuple[str, str]:
         player_id, token = str(uuid.uuid4()), new_token()
@@ -59,11 +60,17 @@ class PlayerDirectory:
         return player_id, token
 
     def player_for_token(self, token: str) -> str | None:
+        digest = hash_token(token)
+        if digest in self._known:
+            return self._known[digest]
         with self._pool.connection() as conn:
-            row = conn.execute(
-                "SELECT id FROM identity.players WHERE token_hash = %s", (hash_token(token),)
-            ).fetchone()
-        return str(row[0]) if row else None
+            row = conn.execute("SELECT id FROM identity.players WHERE token_hash = %s", (digest,)).fetchone()
+        if row is None:
+            return None
+        if len(self._known) > 100_000:
+            self._known.clear()
+        self._known[digest] = str(row[0])
+        return str(row[0])
 
     def get(self, player_id: str) -> dict[str, Any] | None:
         with self._pool.connection() as conn:

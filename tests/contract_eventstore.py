@@ -2,10 +2,23 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from shared.eventstore.chain import verify_chain
-from shared.eventstore.model import ConcurrencyConflict, EventStore, NewEvent, Snapshot
+from shared.eventstore.model import ConcurrencyConflict, EventStore, NewEvent, Snapshot, StoredEvent
+
+
+def settled(store: EventStore, count: int, after: tuple[int, int] = (0, 0)) -> list[StoredEvent]:
+    """read_all once ``count`` events are visible: the feed holds back events while any older
+    transaction anywhere in the cluster is still running (other tests may share the server)."""
+    deadline = time.monotonic() + 20
+    while True:
+        events = store.read_all(after, limit=10_000)
+        if len(events) >= count or time.monotonic() > deadline:
+            return events
+        time.sleep(0.02)
 
 
 class EventStoreContract:
@@ -32,9 +45,9 @@ class EventStoreContract:
         store.append("a", 0, [NewEvent("A1", {})])
         store.append("b", 0, [NewEvent("B1", {})])
         store.append("a", 1, [NewEvent("A2", {})])
-        every = store.read_all()
+        every = settled(store, 3)
         assert [e.type for e in every] == ["A1", "B1", "A2"]
-        assert [e.type for e in store.read_all(every[0].cursor)] == ["B1", "A2"]
+        assert [e.type for e in settled(store, 2, every[0].cursor)] == ["B1", "A2"]
         assert store.read_all(every[-1].cursor) == []
 
     def test_metadata_is_completed_and_chain_verifies(self, store: EventStore) -> None:

@@ -36,6 +36,7 @@ class InMemoryEventStore(EventStore):
         expected_version: int,
         events: Sequence[NewEvent],
         outbox: Sequence[OutboxMessage] = (),
+        prev_hash: str | None = None,
     ) -> list[StoredEvent]:
         with self._lock:
             stream = self._streams.get(stream_id, [])

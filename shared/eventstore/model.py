@@ -97,8 +97,11 @@ class EventStore(ABC):
         expected_version: int,
         events: Sequence[NewEvent],
         outbox: Sequence[OutboxMessage] = (),
+        prev_hash: str | None = None,
     ) -> list[StoredEvent]:
-        """Atomically append after ``expected_version`` (0 for a new stream) or raise ConcurrencyConflict."""
+        """Atomically append after ``expected_version`` (0 for a new stream) or raise ConcurrencyConflict.
+
+        ``prev_hash`` may pass the known hash of event ``expected_version`` to save a lookup."""
 
     @abstractmethod
     def read_stream(

@@ -66,11 +66,18 @@ class PostgresEventStore(EventStore):
         expected_version: int,
         events: Sequence[NewEvent],
         outbox: Sequence[OutboxMessage] = (),
+        prev_hash: str | None = None,
     ) -> list[StoredEvent]:
+        """``prev_hash``: the hash of event ``expected_version`` when the caller knows it (saves a
+        query; the unique key on (stream_id, version) still catches every concurrent writer).
+        Bound to a caller's connection, no savepoint is taken: a conflict aborts the caller's
+        transaction, which it rolls back."""
         with self._conn() as conn:
             try:
-                with conn.transaction():
-                    return self._append(conn, stream_id, expected_version, events, outbox)
+                if isinstance(self._source, ConnectionPool):
+                    with conn.transaction():
+                        return self._append(conn, stream_id, expected_version, events, outbox, prev_hash)
+                return self._append(conn, stream_id, expected_version, events, outbox, prev_hash)
             except psycopg.errors.UniqueViolation as exc:
                 raise ConcurrencyConflict(stream_id, expected_version) from exc
 
@@ -81,56 +88,63 @@ class PostgresEventStore(EventStore):
         expected_version: int,
         events: Sequence[NewEvent],
         outbox: Sequence[OutboxMessage],
+        prev_hash: str | None,
     ) -> list[StoredEvent]:
-        head = conn.execute(
-            self._q(
-                "SELECT version, hash FROM {s}.events WHERE stream_id = %s ORDER BY version DESC LIMIT 1"
-            ),
-            (stream_id,),
-        ).fetchone()
-        current, prev = (int(head[0]), str(head[1])) if head else (0, GENESIS_HASH)
-        if current != expected_version:
-            raise ConcurrencyConflict(stream_id, expected_version, current)
-        stored: list[StoredEvent] = []
+        if prev_hash is None or expected_version == 0:
+            head = conn.execute(
+                self._q(
+                    "SELECT version, hash FROM {s}.events WHERE stream_id = %s ORDER BY version DESC LIMIT 1"
+                ),
+                (stream_id,),
+            ).fetchone()
+            current, prev_hash = (int(head[0]), str(head[1])) if head else (0, GENESIS_HASH)
+            if current != expected_version:
+                raise ConcurrencyConflict(stream_id, expected_version, current)
+        sealed = []
+        prev = prev_hash
         for offset, event in enumerate(events):
             item = seal(0, stream_id, expected_version + offset + 1, event, prev)
-            row = conn.execute(
+            sealed.append(item)
+            prev = item.hash
+        with conn.cursor() as cur:
+            cur.executemany(
                 self._q(
                     "INSERT INTO {s}.events (stream_id, version, event_id, type, payload, metadata,"
                     " prev_hash, hash) VALUES (%s, %s, %s, %s, %s, %s, %s, %s) RETURNING position, tx_id::text"
                 ),
-                (
-                    stream_id,
-                    item.version,
-                    item.metadata["event_id"],
-                    item.type,
-                    Jsonb(item.payload),
-                    Jsonb(item.metadata),
-                    item.prev_hash,
-                    item.hash,
-                ),
-            ).fetchone()
-            assert row is not None
-            stored.append(
-                StoredEvent(
-                    int(row[0]),
-                    stream_id,
-                    item.version,
-                    item.type,
-                    item.payload,
-                    item.metadata,
-                    item.prev_hash,
-                    item.hash,
-                    int(row[1]),
+                [
+                    (
+                        stream_id,
+                        i.version,
+                        i.metadata["event_id"],
+                        i.type,
+                        Jsonb(i.payload),
+                        Jsonb(i.metadata),
+                        i.prev_hash,
+                        i.hash,
+                    )
+                    for i in sealed
+                ],
+                returning=True,
+            )
+            keys = []
+            while True:
+                row = cur.fetchone()
+                assert row is not None
+                keys.append((int(row[0]), int(row[1])))
+                if not cur.nextset():
+                    break
+            if outbox:
+                cur.executemany(
+                    self._q("INSERT INTO {s}.outbox (queue, job, message) VALUES (%s, %s, %s)"),
+                    [(m.queue, m.job, Jsonb(m.message)) for m in outbox],
                 )
+        return [
+            StoredEvent(
+                position, stream_id, i.version, i.type, i.payload, i.metadata, i.prev_hash, i.hash, tx_id
             )
-            prev = item.hash
-        for message in outbox:
-            conn.execute(
-                self._q("INSERT INTO {s}.outbox (queue, job, message) VALUES (%s, %s, %s)"),
-                (message.queue, message.job, Jsonb(message.message)),
-            )
-        return stored
+            for i, (position, tx_id) in zip(sealed, keys, strict=True)
+        ]
 
     def read_stream(
         self, stream_id: str, after_version: int = 0, limit: int | None = None

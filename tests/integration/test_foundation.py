@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 import psycopg
@@ -15,6 +16,7 @@ from shared.eventstore.chain import verify_chain
 from shared.eventstore.model import ConcurrencyConflict, NewEvent, OutboxMessage
 from shared.eventstore.postgres import PostgresEventStore
 from shared.outbox import consume_once, outbox_lag, relay_once
+from tests.contract_eventstore import settled
 
 pytestmark = pytest.mark.integration
 
@@ -120,7 +122,6 @@ def test_message_delivered_twice_is_processed_once(pool) -> None:  # type: ignor
 def test_subscriber_never_skips_events_while_writers_commit_concurrently(pool) -> None:  # type: ignore[no-untyped-def]
     store = PostgresEventStore(pool, "games")
     writers, per_writer = 6, 25
-    done = threading.Event()
     seen: list[int] = []
     hold = threading.Event()
 
@@ -128,15 +129,18 @@ def test_subscriber_never_skips_events_while_writers_commit_concurrently(pool) -
         for k in range(per_writer):
             store.append(f"w{w}", k, [NewEvent("E", {"w": w, "k": k})])
 
+    total = writers * per_writer + 1
+
     def subscribe() -> None:
         last = (0, 0)
-        while True:
+        deadline = time.monotonic() + 60
+        while len(seen) < total and time.monotonic() < deadline:
             batch = store.read_all(last, limit=50)
             for event in batch:
                 seen.append(event.position)
                 last = event.cursor
-            if done.is_set() and not batch:
-                return
+            if not batch:
+                time.sleep(0.01)
 
     def slow_writer() -> None:
         # takes a position, then commits only after many later positions have committed
@@ -152,10 +156,10 @@ def test_subscriber_never_skips_events_while_writers_commit_concurrently(pool) -
         list(ex.map(write, range(writers)))
     hold.set()
     slow.join(30)
-    done.set()
     reader.join(30)
-    every = [e.position for e in store.read_all(limit=10_000)]
-    assert len(every) == writers * per_writer + 1
-    assert sorted(seen) == sorted(every) and len(seen) == len(set(seen))  # nothing skipped, nothing twice
-    late = next(e for e in store.read_all(limit=10_000) if e.type == "Late")
+    feed = settled(store, total)
+    every = [e.position for e in feed]
+    assert len(every) == total
+    assert seen == every and len(seen) == len(set(seen))  # same order, nothing skipped, nothing twice
+    late = next(e for e in feed if e.type == "Late")
     assert late.position < max(every)  # it really took an early position and committed late

@@ -14,6 +14,7 @@ from shared.eventstore.model import NewEvent, OutboxMessage, Snapshot, StoredEve
 from shared.eventstore.postgres import PostgresEventStore
 
 SCHEMA = "games"
+_SEEDS: dict[str, bytes] = {}  # secret seeds never change: kept in this process to save a query per move
 
 
 class GamesRepository:
@@ -97,12 +98,19 @@ class GamesRepository:
         return [_game_dict(r) for r in rows], int(total_row[0]) if total_row else 0
 
     def server_seed(self, game_id: str) -> bytes:
+        cached = _SEEDS.get(game_id)
+        if cached is not None:
+            return cached
         row = self.conn.execute(
             "SELECT server_seed FROM games.game_secrets WHERE game_id = %s", (game_id,)
         ).fetchone()
         if row is None:
             raise LookupError(game_id)
-        return bytes(row[0])
+        seed = bytes(row[0])
+        if len(_SEEDS) > 10_000:
+            _SEEDS.clear()
+        _SEEDS[game_id] = seed
+        return seed
 
     # -- per-viewer event copies -------------------------------------------------------
     def insert_views(self, game_id: str, rows: Sequence[tuple[int, int, str, dict[str, Any]]]) -> None:
@@ -149,8 +157,9 @@ class GamesRepository:
         expected_version: int,
         events: Sequence[NewEvent],
         outbox: Sequence[OutboxMessage] = (),
+        prev_hash: str | None = None,
     ) -> list[StoredEvent]:
-        return self.events.append(game_id, expected_version, events, outbox)
+        return self.events.append(game_id, expected_version, events, outbox, prev_hash)
 
 
 def _game_dict(row: tuple[Any, ...]) -> dict[str, Any]:

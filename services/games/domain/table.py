@@ -46,6 +46,7 @@ class Table:
     progress: Progress | None = None
     outcome: dict[str, Any] | None = None
     revealed_seed: str | None = None
+    head_hash: str = ""  # hash of the last event folded (the next append chains to it)
 
     @property
     def config(self) -> GameConfig:

@@ -9,7 +9,9 @@ from typing import Any
 from services.games.engines.base import Engine
 
 # game type -> "module:Class"; extra engines (e.g. test games) come from SPELTAFEL_EXTRA_ENGINES
-BUILTIN: dict[str, str] = {}
+BUILTIN: dict[str, str] = {
+    "klapper": "services.games.engines.klapper:KlapperEngine",
+}
 
 
 class UnknownGameType(KeyError):

@@ -30,3 +30,7 @@ class TableCache:
             self._items.move_to_end(table.game_id)
             while len(self._items) > self._capacity:
                 self._items.popitem(last=False)
+
+    def forget(self, game_id: str) -> None:
+        with self._lock:
+            self._items.pop(game_id, None)

@@ -117,9 +117,17 @@ class GamesService:
         except UnknownGameType:
             raise InvalidRequest(f"unknown game type {game_type!r}", field="game_type") from None
 
-    def load(self, repo: GamesRepository, game_id: str, until: int | None = None) -> Table:
-        """The table at its current version (or at ``until``), from cache, snapshot and events."""
+    def load(
+        self, repo: GamesRepository, game_id: str, until: int | None = None, trust_cache_at: int | None = None
+    ) -> Table:
+        """The table at its current version (or at ``until``), from cache, snapshot and events.
+
+        ``trust_cache_at``: a command that will append at this version may use a cached table of
+        exactly that version without reading the log; if another instance wrote meanwhile, the
+        append's unique key turns it into a 409."""
         table = self.cache.get(game_id) if until is None else None
+        if table is not None and trust_cache_at is not None and table.version == trust_cache_at:
+            return table
         if table is None:
             snap = self.uow.store.latest_snapshot(game_id, SNAPSHOT_KIND, until)
             table = pickle.loads(snap.data) if snap else Table(game_id)
@@ -132,6 +140,7 @@ class GamesService:
                 engine = self.registry.get(event.payload["game_type"])
             assert engine is not None
             table.apply(engine, event.type, event.payload)
+            table.head_hash = event.hash
         if table.version == 0:
             raise NotFound(f"no game {game_id}")
         if until is None:
@@ -599,18 +608,17 @@ class GamesService:
                     for p in events
                 ],
                 outbox,
+                prev_hash=table.head_hash or None,
             )
             repo.update_game(
                 table.game_id, new.seats, new.status, new.version, stored[-1].hash, to_move, new.outcome
             )
-        except ConcurrencyConflict:
+        except (ConcurrencyConflict, psycopg.errors.UniqueViolation):
+            self.cache.forget(table.game_id)
             raise Conflict(
                 "another move was recorded first; reload and retry", code="stale_version"
             ) from None
-        except psycopg.errors.UniqueViolation:
-            raise Conflict(
-                "another move was recorded first; reload and retry", code="stale_version"
-            ) from None
+        new.head_hash = stored[-1].hash
         return Committed(new, expected, per_viewer)
 
     @staticmethod
