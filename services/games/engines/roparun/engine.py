@@ -169,7 +169,11 @@ class RoparunEngine(Engine[RoparunState]):
                     "required": ["card", "action"],
                     "additionalProperties": False,
                 },
-                {"type": "play_card", "card": "7H", "action": {"split": [{"pawn": "c2", "steps": 4}]}},
+                {
+                    "type": "play_card",
+                    "card": "7H",
+                    "action": {"split": [{"pawn": "c2", "steps": 4}, {"pawn": "r", "steps": 3}]},
+                },
                 play_rules,
             ),
             MoveDoc(

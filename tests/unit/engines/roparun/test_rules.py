@@ -464,5 +464,9 @@ def test_options_schema_defaults_cite_rules() -> None:
     with pytest.raises(InvalidOptions):
         ENGINE.normalize_options(4, {"colour": "pink"})
     assert {m.type for m in ENGINE.moves()} == {"play_card", "end_turn"}
+    opening = position(hands={RED: ["7H", "5H"]})
+    example = next(m.example for m in ENGINE.moves() if m.type == "play_card")
+    after, _ = apply(opening, RED, dict(example))
+    assert ENGINE.moves()[1].example in ENGINE.legal_moves(after, RED)
     assert GameConfig(4, ENGINE.normalize_options(4, {})) in ENGINE.variants()
     _ = YELLOW
