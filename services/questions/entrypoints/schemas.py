@@ -47,7 +47,7 @@ class LineString(ma.Schema):
 
 
 class DistanceSchema(ma.Schema):
-    from_ = ma.fields.String(data_key="from", metadata={"example": "amsterdam"})
+    from_ = ma.fields.String(data_key="from", attribute="from", metadata={"example": "amsterdam"})
     to = ma.fields.String(metadata={"example": "leiden"})
     km = ma.fields.Float(metadata={"example": 41.4, "description": "road distance, rounded to 0.1 km"})
     lower_km = ma.fields.Float(metadata={"example": 35.19, "description": "km - 15% (inclusive bound)"})
