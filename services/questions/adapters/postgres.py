@@ -11,7 +11,7 @@ from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool
 
 from services.questions.domain.model import PackVersion
-from services.questions.service_layer.ports import Repository, UnitOfWork
+from services.questions.domain.ports import Repository, UnitOfWork
 from shared.eventstore.model import OutboxMessage
 from shared.outbox import consume_once
 

@@ -18,6 +18,7 @@ from services.questions.domain.model import (
     reply_message_id,
     request_question_id,
 )
+from services.questions.domain.ports import UnitOfWork
 from services.questions.service_layer.errors import (
     Conflict,
     InvalidRequest,
@@ -26,7 +27,6 @@ from services.questions.service_layer.errors import (
     RoutingUnavailable,
     UnsupportedMediaType,
 )
-from services.questions.service_layer.ports import UnitOfWork
 from shared.cityhopper import catalog, mapsvg
 from shared.cityhopper.errors import GradingError, PackError, RoutingError, UnknownPlaceError
 from shared.cityhopper.grading import grade, public_question

@@ -1,4 +1,6 @@
-"""Ports of the question service: the repository of one transaction and the unit of work."""
+"""Ports of the question service (abstract, pure): the repository of one transaction and the unit of work.
+
+They live in domain/ so that adapters (below the service layer) can implement them."""
 
 from __future__ import annotations
 
