@@ -1,0 +1,82 @@
+"""Every registered game, one whole game per player count over HTTP with one token per seat
+(issues 4-7, 9): random legal moves as a frontend would POST them, and at every step no seat's view,
+new events or legal moves show a card that sits hidden in another seat's hand."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+import requests
+
+from services.games.engines.registry import default_registry
+from tests.e2e.conftest import ADMIN, Client, register
+
+pytestmark = pytest.mark.e2e
+
+
+def cases() -> list[Any]:
+    out = []
+    for engine in default_registry("").all():
+        seen: set[int] = set()
+        for config in engine.variants():
+            if config.num_players not in seen:
+                seen.add(config.num_players)
+                out.append(pytest.param(engine.game_type, config.num_players, dict(config.options),
+                                        id=f"{engine.game_type}-{config.num_players}"))
+    return out
+
+
+def hidden_cards(full: dict[str, Any], public_text: str, seat: int) -> set[str]:
+    """Card ids in other seats' hands that a spectator cannot see either."""
+    hands = full.get("hands") or []
+    cards = {c for s, hand in enumerate(hands) if s != seat and hand for c in hand if isinstance(c, str)}
+    return {c for c in cards if json.dumps(c) not in public_text}
+
+
+def leaks(secret: set[str], text: str) -> list[str]:
+    return [c for c in secret if json.dumps(c) in text]
+
+
+@pytest.mark.parametrize(("game_type", "num_players", "options"), cases())
+def test_whole_game_over_http_never_leaks_hands(games_url: str, game_type: str, num_players: int,
+                                                options: dict[str, Any]) -> None:
+    admin = Client(games_url, ADMIN)
+    seats = [register(games_url, f"{game_type}-{k}") for k in range(num_players)]
+    spectator = register(games_url, "spectator")
+    r = admin.post("/v1/games", {"game_type": game_type, "seats": [c.player_id for c in seats], "options": options})
+    assert r.status_code == 201, r.text
+    game_id = r.json()["id"]
+    chooser = random.Random(f"{game_type}-{num_players}")
+    after = 0
+    for _ in range(20_000):
+        full = admin.get(f"/v1/games/{game_id}").json()
+        if full["status"] != "running":
+            break
+        public = json.dumps(spectator.get(f"/v1/games/{game_id}").json()["view"])
+        # events since the last step, as a spectator sees them: what everyone may know
+        public_events = json.dumps(spectator.get(f"/v1/games/{game_id}/events", params={"after": after}).json())
+        for seat, client in enumerate(seats):
+            secret = hidden_cards(full["view"], public, seat)
+            view = json.dumps(client.get(f"/v1/games/{game_id}").json()["view"])
+            legal = json.dumps(client.get(f"/v1/games/{game_id}/legal-moves").json())
+            assert not leaks(secret, view), f"seat {seat} sees {leaks(secret, view)} of another hand in its view"
+            assert not leaks(secret, legal), f"seat {seat} sees another hand in its legal moves"
+            # the new events: a card now hidden in another hand that a spectator's copy does not show
+            events = json.dumps(client.get(f"/v1/games/{game_id}/events", params={"after": after}).json())
+            private = {c for c in secret if json.dumps(c) not in public_events}
+            assert not leaks(private, events), f"seat {seat} sees {leaks(private, events)} in its events"
+        after = full["version"]
+        seat = chooser.choice(full["to_move"])
+        legal_moves = seats[seat].get(f"/v1/games/{game_id}/legal-moves").json()
+        move = chooser.choice(legal_moves["moves"])
+        answer = seats[seat].post(f"/v1/games/{game_id}/moves",
+                                  {"move": move, "expected_version": legal_moves["version"]})
+        assert answer.status_code == 201, answer.text
+    final = admin.get(f"/v1/games/{game_id}").json()
+    assert final["status"] == "finished", "the game reached its end"
+    assert sorted(final["result"]["ranks"])[0] == 1
+    audit = requests.get(f"{games_url}/v1/games/{game_id}/audit", timeout=60).json()
+    assert audit["ok"], audit
