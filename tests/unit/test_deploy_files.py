@@ -1,0 +1,39 @@
+"""The deployment files describe the same system as the code (no Docker engine runs here, so they are
+checked as data: every service, worker and the relay present, commands the CLI knows, ports that match)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+
+from services.cli import SERVICES
+from shared.config import SERVICE_PORTS
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_compose_runs_every_service_worker_relay_and_proxy() -> None:
+    compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+    services = compose["services"]
+    for name in SERVICES:
+        assert services[name]["command"][:3] == ["speltafel", "serve", name]
+        assert str(SERVICE_PORTS[name]) in services[name]["command"]
+        assert services[f"worker-{name}"]["command"] == ["speltafel", "worker", name]
+    assert services["relay"]["command"] == ["speltafel", "relay"]
+    assert {"postgres", "redis", "proxy", "migrate"} <= set(services)
+    nginx = (ROOT / "deploy" / "nginx.conf").read_text()
+    for name in SERVICES:
+        assert f"location /{name}/" in nginx and f"server {name}:{SERVICE_PORTS[name]}" in nginx
+
+
+def test_kubernetes_manifests_scale_every_role_against_external_backends() -> None:
+    docs = [d for d in yaml.safe_load_all((ROOT / "deploy" / "k8s" / "speltafel.yaml").read_text()) if d]
+    kinds = {(d["kind"], d["metadata"]["name"]) for d in docs}
+    for name in SERVICES:
+        assert ("Deployment", name) in kinds and ("Service", name) in kinds
+        assert ("Deployment", f"workers-{name}") in kinds
+    assert ("Deployment", "outbox-relay") in kinds and ("Ingress", "speltafel") in kinds
+    assert ("Job", "speltafel-migrate") in kinds
+    secret = next(d for d in docs if d["kind"] == "Secret")
+    assert {"DATABASE_URL", "REDIS_URL", "ADMIN_TOKEN"} <= set(secret["stringData"])
