@@ -1,23 +1,64 @@
-"""Wiring of the matchmaking service."""
+"""Wiring of the matchmaking service: the one place that builds adapters and hands them to the app."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from flask import Flask
+from flask import Flask, Response
 
+from services.matchmaking.adapters.http_clients import HttpGames, HttpRatings
+from services.matchmaking.adapters.ports import GamesPort, RatingsPort
+from services.matchmaking.adapters.postgres import SCHEMA, UnitOfWork
+from services.matchmaking.entrypoints.http import BLUEPRINTS
+from services.matchmaking.service_layer.errors import MatchmakingError
+from services.matchmaking.service_layer.handlers import MatchmakingService
+from shared.auth import PlayerDirectory
 from shared.config import Settings
 from shared.service_kit import Infrastructure
 from shared.web.app import create_service_app
+from shared.web.problems import problem_response
 
-SCHEMA = "matchmaking"
 MIGRATIONS = Path(__file__).parent / "adapters" / "migrations"
-DESCRIPTION = "Speltafel matchmaking service."
+DESCRIPTION = """Seats players at fair tables quickly, runs private tables and leagues.
+
+* **Queue**: `POST /v1/tickets`; tables form from compatible waiting tickets, preferring close
+  ratings (from the ratings service, `RATINGS_URL`) and widening the accepted gap the longer a
+  ticket waits. Matching runs on every new ticket and periodically (`python -m
+  services.matchmaking.entrypoints.ticker`, or `POST /v1/matching/tick`). The games service creates
+  the game through Redis; the ticket then carries `game_id`.
+* **Private tables**: create, share the invite code, the game starts when the table is full.
+* **Leagues** (admin token): round robin or Swiss seating with a reason per table, standings with
+  tie-breaks, CSV/JSON export, disputes with the game's audit attached and a recorded ruling.
+
+Authenticate with `Authorization: Bearer <token>` (players from the games service's
+`POST /v1/players`; organisers with the admin token). Errors are `application/problem+json`."""
 
 
-def create_app(settings: Settings | None = None) -> Flask:
+def build_service(
+    infra: Infrastructure, ratings: RatingsPort | None = None, games: GamesPort | None = None
+) -> MatchmakingService:
+    return MatchmakingService(UnitOfWork(infra.pool), ratings or HttpRatings(), games or HttpGames())
+
+
+def create_app(
+    settings: Settings | None = None, ratings: RatingsPort | None = None, games: GamesPort | None = None
+) -> Flask:
     infra = Infrastructure.connect(settings or Settings.from_env())
-    return create_service_app(
-        SCHEMA, "Speltafel matchmaking", DESCRIPTION, [], infra.ready_checks(), lambda: infra.gauges(SCHEMA),
-        infra.config(),
+    app = create_service_app(
+        SCHEMA, "Speltafel matchmaking", DESCRIPTION, BLUEPRINTS, infra.ready_checks(),
+        lambda: infra.gauges(SCHEMA), infra.config(),
     )
+    app.extensions["matchmaking_service"] = build_service(infra, ratings, games)
+    app.extensions["player_directory"] = PlayerDirectory(infra.pool)
+
+    @app.errorhandler(MatchmakingError)
+    def _service_error(exc: MatchmakingError) -> Response:
+        headers = {"WWW-Authenticate": "Bearer"} if exc.status == 401 else None
+        errors = {exc.field: [exc.detail]} if exc.field else None
+        extra = {k: v for k, v in exc.extra.items() if k in {"code", "ticket_id"}}
+        return problem_response(
+            exc.status, exc.title, exc.detail,
+            "https://speltafel.example/problems/" + type(exc).__name__.lower(), errors, headers, **extra,
+        )
+
+    return app

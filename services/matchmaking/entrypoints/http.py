@@ -1,0 +1,245 @@
+"""HTTP entrypoints of the matchmaking service (thin: parse, call the service, answer)."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from typing import Any
+
+from flask import Response, current_app, request, stream_with_context
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from services.matchmaking.entrypoints import schemas as s
+from services.matchmaking.service_layer.errors import Forbidden, Unauthorized
+from services.matchmaking.service_layer.handlers import MatchmakingService
+from shared.auth import Identity, PlayerDirectory, UnknownToken, authenticate
+
+tickets = Blueprint("tickets", __name__, url_prefix="/tickets", description="The matchmaking queue")
+matching = Blueprint("matching", __name__, url_prefix="/matching", description="Running the matcher")
+private = Blueprint("private-tables", __name__, url_prefix="/private-tables",
+                    description="Private tables joined by invite code")
+leagues = Blueprint("leagues", __name__, url_prefix="/leagues",
+                    description="Leagues: seatings, standings, exports and disputes (organisers)")
+
+AUTH: list[dict[str, list[str]]] = [{"bearerAuth": []}]
+TERMINAL = {"ready", "finished", "aborted", "cancelled"}
+
+
+def service() -> MatchmakingService:
+    svc: MatchmakingService = current_app.extensions["matchmaking_service"]
+    return svc
+
+
+def identity() -> Identity:
+    directory: PlayerDirectory = current_app.extensions["player_directory"]
+    try:
+        return authenticate(request.headers.get("Authorization"), current_app.config.get("ADMIN_TOKEN"), directory)
+    except UnknownToken:
+        raise Unauthorized("the bearer token is not valid") from None
+
+
+# ------------------------------------------------------------------------------ tickets
+@tickets.route("", methods=["POST"])
+@tickets.arguments(s.TicketCreate)
+@tickets.response(201, s.TicketSchema)
+@tickets.alt_response(409, description="the player already has an active ticket")
+@tickets.doc(security=AUTH)
+def create_ticket(body: dict[str, Any]) -> dict[str, Any]:
+    """Join the queue. Matching runs at once (and periodically); the answer may already carry a table."""
+    return service().create_ticket(identity(), body)
+
+
+@tickets.route("/<ticket_id>")
+class TicketResource(MethodView):
+    @tickets.response(200, s.TicketSchema)
+    @tickets.doc(security=AUTH)
+    def get(self, ticket_id: str) -> dict[str, Any]:
+        """The ticket: waiting, matched (table formed, game being created), ready (game_id set), ..."""
+        return service().get_ticket(identity(), ticket_id)
+
+    @tickets.response(200, s.TicketSchema)
+    @tickets.alt_response(409, description="the ticket's table has formed already")
+    @tickets.doc(security=AUTH)
+    def delete(self, ticket_id: str) -> dict[str, Any]:
+        """Leave the queue (or a private table that is still filling)."""
+        return service().cancel_ticket(identity(), ticket_id)
+
+
+@tickets.route("/<ticket_id>/stream")
+@tickets.arguments(s.StreamQuery, location="query")
+@tickets.doc(
+    security=AUTH,
+    responses={
+        "200": {
+            "description": "Server-Sent Events: one `status` event with the ticket as JSON whenever its status"
+            " changes (first the current one); `end` once it is ready, finished, aborted or cancelled.",
+            "content": {"text/event-stream": {"schema": {"type": "string"},
+                                              "example": "event: status\ndata: {\"status\": \"ready\"}\n\n"}},
+        }
+    },
+)
+def stream_ticket(args: dict[str, Any], ticket_id: str) -> Response:
+    """Live status of a ticket (the stream polls the ticket; any instance can serve it)."""
+    who = identity()
+    svc = service()
+    svc.get_ticket(who, ticket_id)  # 401/403/404 before the stream starts
+    deadline = time.monotonic() + float(args["timeout"])
+    interval = float(args["interval"])
+
+    def generate() -> Iterator[str]:
+        last: str | None = None
+        yield "retry: 2000\n\n"
+        while True:
+            status, view = svc.ticket_status(who, ticket_id)
+            if status != last:
+                last = status
+                yield f"event: status\ndata: {json.dumps(view)}\n\n"
+            if status in TERMINAL:
+                yield f"event: end\ndata: {json.dumps({'status': status})}\n\n"
+                return
+            if time.monotonic() >= deadline:
+                return
+            time.sleep(interval)
+
+    return Response(stream_with_context(generate()), mimetype="text/event-stream",
+                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
+@matching.route("/tick", methods=["POST"])
+@matching.response(200, s.TickResult)
+@matching.doc(security=AUTH)
+def tick() -> dict[str, Any]:
+    """Admin: run the matcher now (it also runs on every new ticket and in `python -m
+    services.matchmaking.entrypoints.ticker`)."""
+    who = identity()
+    if who.anonymous:
+        raise Unauthorized("running the matcher needs the admin token")
+    if not who.admin:
+        raise Forbidden("only an admin may run the matcher")
+    return {"formed": service().tick()}
+
+
+# ------------------------------------------------------------------------------ private tables
+@private.route("", methods=["POST"])
+@private.arguments(s.PrivateTableCreate)
+@private.response(201, s.PrivateTableSchema)
+@private.doc(security=AUTH)
+def create_private(body: dict[str, Any]) -> dict[str, Any]:
+    """Open a private table; share `invite_code`. The creator sits at seat 0 with a ticket."""
+    return service().create_private_table(identity(), body)
+
+
+@private.route("/join", methods=["POST"])
+@private.arguments(s.JoinBody)
+@private.response(200, s.PrivateTableSchema)
+@private.alt_response(409, description="the table is full or you have an active ticket")
+@private.doc(security=AUTH)
+def join_private(body: dict[str, Any]) -> dict[str, Any]:
+    """Join by invite code; the game is requested when the last seat is taken."""
+    return service().join_private_table(identity(), body["code"])
+
+
+@private.route("/<table_id>")
+@private.response(200, s.PrivateTableSchema)
+@private.doc(security=AUTH)
+def get_private(table_id: str) -> dict[str, Any]:
+    """A private table (seated players and admins)."""
+    return service().get_private_table(identity(), table_id)
+
+
+# ------------------------------------------------------------------------------ leagues
+@leagues.route("")
+class LeagueCollection(MethodView):
+    @leagues.arguments(s.ListQuery, location="query")
+    @leagues.response(200, s.LeagueList)
+    def get(self, args: dict[str, Any]) -> dict[str, Any]:
+        """Leagues, newest first."""
+        return service().list_leagues(args["limit"], args["offset"])
+
+    @leagues.arguments(s.LeagueCreate)
+    @leagues.response(201, s.LeagueSchema)
+    @leagues.doc(security=AUTH)
+    def post(self, body: dict[str, Any]) -> dict[str, Any]:
+        """Organiser: create a league; round 1 is seated and its games requested at once."""
+        return service().create_league(identity(), body)
+
+
+@leagues.route("/<league_id>")
+@leagues.response(200, s.LeagueSchema)
+def get_league(league_id: str) -> dict[str, Any]:
+    """The league with every round's tables, the reason for each seating, and its disputes."""
+    return service().get_league(league_id)
+
+
+@leagues.route("/<league_id>/standings")
+@leagues.response(200, s.StandingsSchema)
+def get_standings(league_id: str) -> dict[str, Any]:
+    """Standings: points, then Buchholz, wins, total score, seeding order. Disputed games make rows
+    provisional; void games count for nobody."""
+    return service().standings(league_id)
+
+
+@leagues.route("/<league_id>/export")
+@leagues.arguments(s.ExportQuery, location="query")
+@leagues.doc(
+    responses={
+        "200": {
+            "description": "`format=json`: the league and its standings; `format=csv`: one standings row per"
+            " player.",
+            "content": {
+                "application/json": {"schema": {"type": "object"},
+                                     "example": {"league": {"id": "4c1e..."}, "standings": {"rows": []}}},
+                "text/csv": {"schema": {"type": "string"},
+                             "example": "place,player_id,display_name,points,buchholz,wins,score,games,byes,"
+                             "provisional\n1,2f0a...,Anneke,7.5,31.0,2,41.0,3,0,False\n"},
+            },
+        }
+    }
+)
+def export_league(args: dict[str, Any], league_id: str) -> Response:
+    """Export standings and games as JSON or CSV."""
+    media, document = service().export(league_id, args["format"])
+    headers = {}
+    if args["format"] == "csv":
+        headers["Content-Disposition"] = f'attachment; filename="league-{league_id}.csv"'
+    return Response(document, mimetype=media, headers=headers)
+
+
+@leagues.route("/<league_id>/events")
+@leagues.response(200, s.LeagueEvents)
+def league_events(league_id: str) -> dict[str, Any]:
+    """The league's event log (seatings, results, disputes and rulings), hash-chained."""
+    return service().league_events(league_id)
+
+
+@leagues.route("/<league_id>/disputes", methods=["POST"])
+@leagues.arguments(s.DisputeCreate)
+@leagues.response(201, s.DisputeSchema)
+@leagues.alt_response(409, description="the game has no result yet or is already under dispute")
+@leagues.doc(security=AUTH)
+def open_dispute(body: dict[str, Any], league_id: str) -> dict[str, Any]:
+    """Organiser: flag a game. Its result becomes provisional; the games service's audit is attached."""
+    return service().open_dispute(identity(), league_id, body)
+
+
+@leagues.route("/<league_id>/disputes/<dispute_id>")
+@leagues.response(200, s.DisputeSchema)
+def get_dispute(league_id: str, dispute_id: str) -> dict[str, Any]:
+    """One dispute with its audit report and ruling."""
+    return service().get_dispute(league_id, dispute_id)
+
+
+@leagues.route("/<league_id>/disputes/<dispute_id>/ruling", methods=["POST"])
+@leagues.arguments(s.RulingBody)
+@leagues.response(200, s.DisputeSchema)
+@leagues.alt_response(409, description="the dispute is ruled already")
+@leagues.doc(security=AUTH)
+def rule_dispute(body: dict[str, Any], league_id: str, dispute_id: str) -> dict[str, Any]:
+    """Organiser: rule. `result_stands` keeps the result; `void` drops it (GameVoided goes to ratings);
+    `replay` drops it and requests a new game with the same seats."""
+    return service().rule(identity(), league_id, dispute_id, body)
+
+
+BLUEPRINTS = (tickets, matching, private, leagues)

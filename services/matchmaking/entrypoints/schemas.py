@@ -1,0 +1,250 @@
+"""Request and response schemas of the matchmaking API (marshmallow, documented in OpenAPI)."""
+
+from __future__ import annotations
+
+import marshmallow as ma
+from marshmallow import validate
+
+TICKET_STATUSES = ("waiting", "matched", "ready", "finished", "aborted", "cancelled")
+PLAYER = "2f0a4c8e-8d0b-4a53-9b0e-4d6f8a3c1b2e"
+GAME = "7d9b1c52-3f0e-5a8e-9c1d-2b4e6f8a0c13"
+
+
+class Strict(ma.Schema):
+    class Meta:
+        unknown = ma.RAISE
+
+
+class TicketCreate(Strict):
+    game_type = ma.fields.String(required=True, validate=validate.Regexp(r"^[a-z][a-z0-9_-]{0,39}$"),
+                                 metadata={"example": "paardenkoppen"})
+    options = ma.fields.Dict(load_default=dict, metadata={"example": {}, "description": "only tickets with"
+                             " exactly these options meet"})
+    player_counts = ma.fields.List(
+        ma.fields.Integer(validate=validate.Range(2, 8)), required=True, validate=validate.Length(1, 7),
+        metadata={"example": [4, 3], "description": "acceptable table sizes; larger tables form first"},
+    )
+    mode = ma.fields.String(load_default="solo", validate=validate.OneOf(("solo", "team")),
+                            metadata={"example": "solo", "description": "solo: free-for-all; team: the table is"
+                                      " split into two teams balanced by predicted win probability"})
+
+
+class RatingInfo(ma.Schema):
+    pool = ma.fields.String(metadata={"example": "paardenkoppen"})
+    mu = ma.fields.Float(metadata={"example": 25.0})
+    sigma = ma.fields.Float(metadata={"example": 8.333})
+    source = ma.fields.String(metadata={"example": "ratings", "description": "ratings, or default when the"
+                                        " ratings service did not answer"})
+
+
+class TicketSchema(ma.Schema):
+    id = ma.fields.String(metadata={"example": "0b3c6a1e-2f4d-4b8a-9e7c-5d1f3a2b4c6d"})
+    player_id = ma.fields.String(metadata={"example": PLAYER})
+    game_type = ma.fields.String(metadata={"example": "paardenkoppen"})
+    options = ma.fields.Dict(metadata={"example": {}})
+    player_counts = ma.fields.List(ma.fields.Integer(), metadata={"example": [4]})
+    mode = ma.fields.String(metadata={"example": "solo"})
+    status = ma.fields.String(metadata={"enum": list(TICKET_STATUSES), "example": "ready"})
+    rating = ma.fields.Nested(RatingInfo)
+    waited_seconds = ma.fields.Float(metadata={"example": 12.5})
+    table_id = ma.fields.String(allow_none=True, metadata={"description": "request id sent to the games service"})
+    private = ma.fields.Boolean(metadata={"example": False})
+    seat = ma.fields.Integer(allow_none=True, metadata={"example": 2})
+    team = ma.fields.Integer(allow_none=True, metadata={"example": None})
+    seats = ma.fields.List(ma.fields.String(), allow_none=True, metadata={"example": [PLAYER]})
+    teams = ma.fields.List(ma.fields.List(ma.fields.Integer()), allow_none=True,
+                           metadata={"example": [[0, 2], [1, 3]], "description": "seat indices per team"})
+    reason = ma.fields.String(allow_none=True, metadata={"example": "4 tickets for paardenkoppen (solo); rating"
+                                                         " spread 1.20; longest wait 14s"})
+    invite_code = ma.fields.String(allow_none=True, metadata={"example": None})
+    game_id = ma.fields.String(allow_none=True, metadata={"example": GAME})
+    created_at = ma.fields.String(metadata={"example": "2024-05-01T12:00:00+00:00"})
+    updated_at = ma.fields.String(metadata={"example": "2024-05-01T12:00:14+00:00"})
+
+
+class StreamQuery(Strict):
+    timeout = ma.fields.Float(load_default=300.0, validate=validate.Range(0.1, 3600),
+                              metadata={"example": 60, "description": "seconds before the server closes"})
+    interval = ma.fields.Float(load_default=1.0, validate=validate.Range(0.05, 30),
+                               metadata={"example": 1.0, "description": "seconds between status checks"})
+
+
+class TickResult(ma.Schema):
+    formed = ma.fields.List(ma.fields.String(), metadata={"example": ["5e8f2a1c-9b3d-4e6f-8a2c-1d3e5f7a9b0c"]})
+
+
+class PrivateTableCreate(Strict):
+    game_type = ma.fields.String(required=True, validate=validate.Regexp(r"^[a-z][a-z0-9_-]{0,39}$"),
+                                 metadata={"example": "klapper"})
+    options = ma.fields.Dict(load_default=dict, metadata={"example": {}})
+    num_players = ma.fields.Integer(required=True, validate=validate.Range(2, 8), metadata={"example": 4})
+
+
+class JoinBody(Strict):
+    code = ma.fields.String(required=True, validate=validate.Length(4, 16), metadata={"example": "K7QW2MZP"})
+
+
+class PrivateTableSchema(ma.Schema):
+    id = ma.fields.String(metadata={"example": "5e8f2a1c-9b3d-4e6f-8a2c-1d3e5f7a9b0c"})
+    game_type = ma.fields.String(metadata={"example": "klapper"})
+    options = ma.fields.Dict(metadata={"example": {}})
+    num_players = ma.fields.Integer(metadata={"example": 4})
+    seats = ma.fields.List(ma.fields.String(), metadata={"example": [PLAYER]})
+    invite_code = ma.fields.String(metadata={"example": "K7QW2MZP"})
+    status = ma.fields.String(metadata={"enum": ["open", "requested", "created", "finished", "aborted"],
+                                        "example": "open"})
+    game_id = ma.fields.String(allow_none=True, metadata={"example": None})
+    your_ticket_id = ma.fields.String(allow_none=True, metadata={"example": "0b3c6a1e-2f4d-4b8a-9e7c-5d1f3a2b4c6d"})
+    created_by = ma.fields.String(metadata={"example": PLAYER})
+    created_at = ma.fields.String(metadata={"example": "2024-05-01T12:00:00+00:00"})
+
+
+class LeagueCreate(Strict):
+    name = ma.fields.String(required=True, validate=validate.Length(1, 120), metadata={"example": "Spring league"})
+    game_type = ma.fields.String(required=True, validate=validate.Regexp(r"^[a-z][a-z0-9_-]{0,39}$"),
+                                 metadata={"example": "paardenkoppen"})
+    options = ma.fields.Dict(load_default=dict, metadata={"example": {}})
+    participants = ma.fields.List(ma.fields.String(), required=True, validate=validate.Length(2, 2000),
+                                  metadata={"example": [PLAYER, "5b1d...", "..."],
+                                            "description": "player ids, in seeding order"})
+    rounds = ma.fields.Integer(required=True, validate=validate.Range(1, 100), metadata={"example": 3})
+    table_sizes = ma.fields.List(ma.fields.Integer(validate=validate.Range(2, 8)), required=True,
+                                 validate=validate.Length(1, 7),
+                                 metadata={"example": [4, 3], "description": "the first size is preferred; the"
+                                           " others absorb the remainder, then byes"})
+    format = ma.fields.String(load_default="auto", validate=validate.OneOf(("auto", "round_robin", "swiss")),
+                              metadata={"example": "auto", "description": "auto: round robin when every player"
+                                        " can meet every other, else Swiss"})
+    seeding = ma.fields.String(load_default="given", validate=validate.OneOf(("given", "rating")),
+                               metadata={"example": "given", "description": "rating: seed by the ratings service"})
+
+
+class LeagueTableSchema(ma.Schema):
+    request_id = ma.fields.String(metadata={"example": "league:4c1e...:r1:t1"})
+    round = ma.fields.Integer(metadata={"example": 1})
+    table_no = ma.fields.Integer(metadata={"example": 1})
+    seats = ma.fields.List(ma.fields.String(), metadata={"example": [PLAYER]})
+    reason = ma.fields.String(metadata={"example": "Swiss round 2, table 1: standings places 1, 2, 3, 5 (points"
+                                        " 3, 3, 2, 2); places skipped to avoid repeat table-mates; seats by"
+                                        " earlier seat positions (earliest seats move last)"})
+    replay_of = ma.fields.String(allow_none=True)
+    game_id = ma.fields.String(allow_none=True, metadata={"example": GAME})
+    status = ma.fields.String(metadata={"enum": ["requested", "created", "finished", "aborted", "void",
+                                                 "replaced"], "example": "finished"})
+    ranks = ma.fields.List(ma.fields.Integer(), allow_none=True, metadata={"example": [2, 1, 4, 3]})
+    scores = ma.fields.List(ma.fields.Float(), allow_none=True, metadata={"example": [12, 15, 3, 8]})
+
+
+class RoundSchema(ma.Schema):
+    round = ma.fields.Integer(metadata={"example": 1})
+    complete = ma.fields.Boolean(metadata={"example": True})
+    tables = ma.fields.List(ma.fields.Nested(LeagueTableSchema))
+    byes = ma.fields.List(ma.fields.String(), metadata={"example": []})
+
+
+class DisputeSchema(ma.Schema):
+    dispute_id = ma.fields.String(metadata={"example": "9a7b5c3d-1e2f-4a6b-8c0d-2e4f6a8b0c1d"})
+    game_id = ma.fields.String(metadata={"example": GAME})
+    reason = ma.fields.String(metadata={"example": "a player says a card was shown"})
+    audit = ma.fields.Dict(metadata={"example": {"available": True, "ok": True},
+                                     "description": "the games service's audit report at the time of the flag"})
+    status = ma.fields.String(metadata={"enum": ["open", "ruled"], "example": "open"})
+    ruling = ma.fields.String(allow_none=True, metadata={"enum": ["result_stands", "void", "replay"]})
+    note = ma.fields.String(allow_none=True)
+    replay_request_id = ma.fields.String(allow_none=True)
+
+
+class Participant(ma.Schema):
+    player_id = ma.fields.String(metadata={"example": PLAYER})
+    display_name = ma.fields.String(allow_none=True, metadata={"example": "Anneke"})
+
+
+class LeagueSchema(ma.Schema):
+    id = ma.fields.String(metadata={"example": "4c1e8a2b-6d3f-4b5a-9c7e-1f3a5b7d9e0c"})
+    name = ma.fields.String(metadata={"example": "Spring league"})
+    game_type = ma.fields.String(metadata={"example": "paardenkoppen"})
+    options = ma.fields.Dict(metadata={"example": {}})
+    participants = ma.fields.List(ma.fields.Nested(Participant))
+    rounds = ma.fields.Integer(metadata={"example": 3})
+    table_sizes = ma.fields.List(ma.fields.Integer(), metadata={"example": [4]})
+    format = ma.fields.String(metadata={"enum": ["round_robin", "swiss"], "example": "swiss"})
+    status = ma.fields.String(metadata={"enum": ["running", "completed"], "example": "running"})
+    seated_rounds = ma.fields.Integer(metadata={"example": 1})
+    version = ma.fields.Integer(metadata={"example": 4, "description": "events in the league's stream"})
+    schedule = ma.fields.List(ma.fields.Nested(RoundSchema))
+    disputes = ma.fields.List(ma.fields.Nested(DisputeSchema))
+
+
+class LeagueSummary(ma.Schema):
+    id = ma.fields.String(metadata={"example": "4c1e8a2b-6d3f-4b5a-9c7e-1f3a5b7d9e0c"})
+    name = ma.fields.String(metadata={"example": "Spring league"})
+    game_type = ma.fields.String(metadata={"example": "paardenkoppen"})
+    status = ma.fields.String(metadata={"example": "running"})
+    rounds = ma.fields.Integer(metadata={"example": 3})
+    seated_rounds = ma.fields.Integer(metadata={"example": 1})
+    created_at = ma.fields.String(metadata={"example": "2024-05-01T12:00:00+00:00"})
+
+
+class LeagueList(ma.Schema):
+    items = ma.fields.List(ma.fields.Nested(LeagueSummary))
+    total = ma.fields.Integer(metadata={"example": 1})
+    limit = ma.fields.Integer(metadata={"example": 50})
+    offset = ma.fields.Integer(metadata={"example": 0})
+
+
+class ListQuery(Strict):
+    limit = ma.fields.Integer(load_default=50, validate=validate.Range(1, 200), metadata={"example": 50})
+    offset = ma.fields.Integer(load_default=0, validate=validate.Range(0), metadata={"example": 0})
+
+
+class StandingRow(ma.Schema):
+    place = ma.fields.Integer(metadata={"example": 1})
+    player_id = ma.fields.String(metadata={"example": PLAYER})
+    display_name = ma.fields.String(allow_none=True, metadata={"example": "Anneke"})
+    points = ma.fields.Float(metadata={"example": 7.5})
+    buchholz = ma.fields.Float(metadata={"example": 31.0})
+    wins = ma.fields.Integer(metadata={"example": 2})
+    score = ma.fields.Float(metadata={"example": 41.0})
+    games = ma.fields.Integer(metadata={"example": 3})
+    byes = ma.fields.Integer(metadata={"example": 0})
+    provisional = ma.fields.Boolean(metadata={"example": False, "description": "a counted game is under dispute"})
+
+
+class StandingsSchema(ma.Schema):
+    league_id = ma.fields.String(metadata={"example": "4c1e8a2b-6d3f-4b5a-9c7e-1f3a5b7d9e0c"})
+    status = ma.fields.String(metadata={"example": "running"})
+    tie_breaks = ma.fields.List(ma.fields.String(), metadata={"example": ["points", "buchholz", "wins", "score",
+                                                                          "seed"]})
+    provisional = ma.fields.Boolean(metadata={"example": False})
+    disputed_games = ma.fields.List(ma.fields.String(), metadata={"example": []})
+    rows = ma.fields.List(ma.fields.Nested(StandingRow))
+
+
+class ExportQuery(Strict):
+    format = ma.fields.String(load_default="json", validate=validate.OneOf(("json", "csv")),
+                              metadata={"example": "csv"})
+
+
+class DisputeCreate(Strict):
+    game_id = ma.fields.String(required=True, metadata={"example": GAME})
+    reason = ma.fields.String(required=True, validate=validate.Length(1, 1000),
+                              metadata={"example": "a player says a card was shown"})
+
+
+class RulingBody(Strict):
+    ruling = ma.fields.String(required=True, validate=validate.OneOf(("result_stands", "void", "replay")),
+                              metadata={"example": "void"})
+    note = ma.fields.String(validate=validate.Length(1, 1000), metadata={"example": "the deal was misdealt"})
+
+
+class LeagueEvent(ma.Schema):
+    version = ma.fields.Integer(metadata={"example": 1})
+    type = ma.fields.String(metadata={"example": "DisputeRuled"})
+    payload = ma.fields.Dict(metadata={"example": {"ruling": "void"}})
+    recorded_at = ma.fields.String(allow_none=True)
+    hash = ma.fields.String()
+
+
+class LeagueEvents(ma.Schema):
+    league_id = ma.fields.String(metadata={"example": "4c1e8a2b-6d3f-4b5a-9c7e-1f3a5b7d9e0c"})
+    events = ma.fields.List(ma.fields.Nested(LeagueEvent))
