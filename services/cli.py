@@ -80,6 +80,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_matchmaking_tick(args: argparse.Namespace) -> int:
+    from services.matchmaking.entrypoints.ticker import main as ticker
+
+    return ticker(["--interval", str(args.interval), *(["--once"] if args.once else [])])
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     from services.launcher import launch
 
@@ -157,6 +163,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--burst", action="store_true")
     p.set_defaults(func=cmd_worker)
     sub.add_parser("relay", help="move outbox rows onto RQ queues").set_defaults(func=cmd_relay)
+    p = sub.add_parser("matchmaking", help="matchmaking tasks")
+    msub = p.add_subparsers(dest="task", required=True)
+    t = msub.add_parser("tick", help="match waiting tickets periodically (their rating gap widens as they wait)")
+    t.add_argument("--interval", type=float, default=2.0)
+    t.add_argument("--once", action="store_true")
+    t.set_defaults(func=cmd_matchmaking_tick)
     p = sub.add_parser("verify", help="audit an exported game offline; non-zero exit on any failure")
     p.add_argument("file")
     p.set_defaults(func=cmd_verify)

@@ -71,6 +71,7 @@ def launch(root: Path) -> int:
     commands = [[py, "-m", "services.cli", "serve", name] for name in SERVICES]
     commands += [[py, "-m", "services.cli", "worker", name] for name in SERVICES]
     commands.append([py, "-m", "services.cli", "relay"])
+    commands.append([py, "-m", "services.cli", "matchmaking", "tick"])
     procs = [subprocess.Popen(cmd, env=env, cwd=root, start_new_session=True) for cmd in commands]
     index = make_server(settings.host, settings.index_port, index_app(settings), threaded=True)
     threading.Thread(target=index.serve_forever, daemon=True).start()

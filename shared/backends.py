@@ -107,9 +107,12 @@ def resolve(data_root: Path, allow_containers: bool = False) -> Backends:
     """The backends to use, starting whatever is missing."""
     env = os.environ
     backends = Backends(env.get("DATABASE_URL", ""), env.get("REDIS_URL", ""))
+    # the probed default ports can be moved (e.g. to show the embedded fallback on a machine that has servers)
+    pg_port = int(env.get("SPELTAFEL_DEFAULT_PG_PORT", "5432"))
+    redis_port = int(env.get("SPELTAFEL_DEFAULT_REDIS_PORT", "6379"))
     if not backends.database_url:
-        if port_answers("127.0.0.1", 5432):
-            backends.database_url = DEFAULT_DATABASE_URL
+        if port_answers("127.0.0.1", pg_port):
+            backends.database_url = DEFAULT_DATABASE_URL.replace(":5432/", f":{pg_port}/")
         elif allow_containers and docker_answers():
             from testcontainers.postgres import PostgresContainer
 
@@ -123,8 +126,8 @@ def resolve(data_root: Path, allow_containers: bool = False) -> Backends:
             backends._stops.append(stop)
             backends.notes.append(f"PostgreSQL: embedded (pgserver), data in {data_root / 'pg'}")
     if not backends.redis_url:
-        if port_answers("127.0.0.1", 6379):
-            backends.redis_url = DEFAULT_REDIS_URL
+        if port_answers("127.0.0.1", redis_port):
+            backends.redis_url = DEFAULT_REDIS_URL.replace(":6379/", f":{redis_port}/")
         elif allow_containers and docker_answers():
             from testcontainers.redis import RedisContainer
 

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 
 import pytest
@@ -28,9 +29,15 @@ def database_url(test_database: TestDatabase) -> Iterator[str]:
     yield test_database.url
 
 
+def redis_db() -> int:
+    """One Redis database per pytest-xdist worker (queues are named, so workers must not share one)."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    return 1 + (int(worker[2:]) + 1 if worker.startswith("gw") else 0)
+
+
 @pytest.fixture
 def redis_url(backends) -> Iterator[str]:  # type: ignore[no-untyped-def]
-    url = redis_test_url(backends.redis_url)
+    url = redis_test_url(backends.redis_url, redis_db())
     client = Redis.from_url(url)
     client.flushdb()
     yield url

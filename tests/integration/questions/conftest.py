@@ -8,30 +8,16 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from redis import Redis
 
 from services.questions.bootstrap import create_app
 from services.questions.config import RoutingConfig
 from shared.config import Settings
-from tests.support.infra import redis_test_url
 
 ADMIN = "test-admin-token"
 AUTH = {"Authorization": f"Bearer {ADMIN}"}
 
 
-# Redis db 13 (the shared fixture) is flushed by every concurrently running test session of the
-# repository; the queue tests need their jobs to survive a whole test, so they use their own db.
-QUESTIONS_REDIS_DB = 11
 
-
-@pytest.fixture
-def redis_url(backends) -> Iterator[str]:  # type: ignore[no-untyped-def]
-    url = redis_test_url(backends.redis_url, db=QUESTIONS_REDIS_DB)
-    client = Redis.from_url(url)
-    client.flushdb()
-    yield url
-    client.flushdb()
-    client.close()
 
 
 def settings_for(database_url: str, redis_url: str) -> Settings:
