@@ -21,20 +21,41 @@ def _tickets(rng: random.Random) -> list[Ticket]:
     for k in range(TICKETS):
         game, counts = games[k % len(games)]
         mode = "team" if game == "klapper" else "solo"
-        out.append(Ticket(f"t{k}", f"p{k}", game, {}, counts, mode, rng.uniform(0, 120),
-                          Rating(rng.gauss(25, 6), rng.uniform(1, 8))))
+        out.append(
+            Ticket(
+                f"t{k}",
+                f"p{k}",
+                game,
+                {},
+                counts,
+                mode,
+                rng.uniform(0, 120),
+                Rating(rng.gauss(25, 6), rng.uniform(1, 8)),
+            )
+        )
     return out
 
 
 def _league_round(rng: random.Random) -> tuple[float, float, int]:
     players = [f"p{k:03d}" for k in range(LEAGUE_PLAYERS)]
-    league = League.fold(League.create("L", "bench", "paardenkoppen", {}, players, 3, [4, 3], "swiss", "bench"))
+    league = League.fold(
+        League.create("L", "bench", "paardenkoppen", {}, players, 3, [4, 3], "swiss", "bench")
+    )
     for t in league.round_tables(1):  # play round 1 so that round 2 is seated by standings
         league.apply("TableGameCreated", {"request_id": t.request_id, "game_id": f"g-{t.request_id}"})
     for t in league.round_tables(1):
         ranks = rng.sample(range(1, len(t.seats) + 1), len(t.seats))
-        league.apply("GameResultRecorded", {"request_id": t.request_id, "game_id": t.game_id, "players": t.seats,
-                                            "ranks": ranks, "scores": [0.0] * len(ranks), "reason": "bench"})
+        league.apply(
+            "GameResultRecorded",
+            {
+                "request_id": t.request_id,
+                "game_id": t.game_id,
+                "players": t.seats,
+                "ranks": ranks,
+                "scores": [0.0] * len(ranks),
+                "reason": "bench",
+            },
+        )
     start = time.perf_counter()
     league.seating_for(2)
     swiss = time.perf_counter() - start

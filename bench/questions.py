@@ -39,8 +39,14 @@ def main() -> dict[str, Any]:
     start = time.perf_counter()
     for n in range(DRAWS):
         a, b = pairs[n % len(pairs)]
-        body = {"game_id": "bench", "request_no": n, "city": a, "category": next(categories),
-                "yellow_city": b, "selector": n * 7919}
+        body = {
+            "game_id": "bench",
+            "request_no": n,
+            "city": a,
+            "category": next(categories),
+            "yellow_city": b,
+            "selector": n * 7919,
+        }
         draw_for_request(bank, body, routing)
     draws = time.perf_counter() - start
 

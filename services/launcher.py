@@ -86,7 +86,7 @@ def launch(root: Path) -> int:
         while not stop.is_set():
             dead = [p for p in procs if p.poll() is not None]
             if dead:
-                print(f"speltafel: a process exited ({dead[0].args}); stopping", flush=True)
+                print(f"speltafel: a process exited ({dead[0].args!r}); stopping", flush=True)
                 break
             stop.wait(0.5)
     finally:
