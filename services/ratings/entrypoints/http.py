@@ -49,11 +49,10 @@ def list_pools() -> dict[str, Any]:
     return service().pools()
 
 
-@pools.route("/<path:pool>/leaderboard")
+@pools.route("/<path:pool>/leaderboard", parameters=[POOL_PARAM])
 @pools.arguments(s.LeaderboardQuery, location="query")
 @pools.response(200, s.Leaderboard)
 @pools.alt_response(404, description="unknown pool")
-@pools.doc(parameters=[POOL_PARAM])
 def leaderboard(args: dict[str, Any], pool: str) -> dict[str, Any]:
     """Players of a pool by ordinal (mu - 3 sigma), best first, with paging."""
     return service().leaderboard(pool, args["limit"], args["offset"], args["provisional"])
@@ -67,9 +66,8 @@ def player_ratings(args: dict[str, Any], player_id: str) -> dict[str, Any]:
     return service().player_ratings(player_id, args["history"])
 
 
-@players.route("/<player_id>/ratings/<path:pool>.svg")
+@players.route("/<player_id>/ratings/<path:pool>.svg", parameters=[POOL_PARAM])
 @players.doc(
-    parameters=[POOL_PARAM],
     responses={
         "200": {
             "description": "SVG line chart: mu with a +-2 sigma band and the ordinal, per game",
