@@ -70,12 +70,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from gunicorn.app.wsgiapp import run
 
     from shared.config import Settings
+    from shared.web.observability import configure_logging
 
     settings = Settings.from_env()
+    configure_logging(args.service, settings.log_level)  # JSON lines with the request id
     port = args.port or settings.ports[args.service]
     sys.argv = ["gunicorn", f"services.{args.service}.bootstrap:create_app()", "--bind", f"{settings.host}:{port}",
                 "--worker-class", "gthread", "--workers", str(args.workers), "--threads", "32",
-                "--timeout", "0", "--graceful-timeout", "5", "--access-logfile", "-"]
+                "--timeout", "0", "--graceful-timeout", "5"]
     run()
     return 0
 
@@ -140,9 +142,15 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
 
 
 def cmd_ratings_rebuild(args: argparse.Namespace) -> int:
+    import psycopg
+
     from services.ratings.bootstrap import service_from_settings
 
-    report = service_from_settings().rebuild(dry_run=args.dry_run, only=args.pool or None)
+    try:
+        report = service_from_settings().rebuild(dry_run=args.dry_run, only=args.pool or None)
+    except psycopg.errors.UndefinedTable as exc:
+        print(json.dumps({"error": f"{exc.diag.message_primary}; run `speltafel migrate` first"}))
+        return 2
     print(json.dumps(report, indent=2))
     return 1 if args.dry_run and not report["identical"] else 0
 

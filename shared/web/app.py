@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import marshmallow as ma
-from flask import Flask, Response, send_from_directory
+from flask import Flask, Response, request, send_from_directory
 from flask_smorest import Api, Blueprint
 from werkzeug.exceptions import HTTPException
 
@@ -118,6 +118,21 @@ def create_service_app(
         api.register_blueprint(blueprint, url_prefix=f"/v1{blueprint.url_prefix or ''}")
 
     install_metrics(app, service, gauges)
+
+    @app.before_request
+    def _refuse_nul() -> Response | None:
+        """PostgreSQL cannot store NUL characters; refuse them at the door instead of failing later."""
+        raw = request.get_data(cache=True)
+        if (
+            "\x00" in request.path
+            or any("\x00" in v for v in request.args.values())
+            or (b"\x00" in raw or b"\\u0000" in raw)
+        ):
+            return problem_response(
+                400, "Bad Request", "NUL characters are not allowed in paths, queries or bodies"
+            )
+        return None
+
     assets = _swagger_assets()
 
     @app.route("/docs/assets/<path:filename>")
