@@ -44,7 +44,7 @@ def new_game(base: str, n: int = 2) -> tuple[str, list[Client]]:
     return game_id, clients
 
 
-def test_whole_game_through_every_endpoint(games_url: str) -> None:
+def test_whole_game_through_every_endpoint(games_url: str, database_url: str) -> None:
     types = requests.get(games_url + "/v1/game-types", timeout=10).json()
     assert any(t["id"] == "diceduel" and t["moves"] for t in types)
     game_id, clients = new_game(games_url, 3)
@@ -63,6 +63,13 @@ def test_whole_game_through_every_endpoint(games_url: str) -> None:
     audit = clients[0].get(f"/v1/games/{game_id}/audit").json()
     assert audit["ok"], audit
     assert clients[0].get(f"/v1/games?status=finished&player={clients[0].player_id}").json()["total"] == 1
+    with psycopg.connect(database_url) as conn:
+        rows = conn.execute("SELECT queue, message FROM games.outbox WHERE message->'body'->>'game_id' = %s",
+                            (game_id,)).fetchall()
+    assert sorted(q for q, _ in rows) == ["matchmaking", "ratings"]  # GameFinished for ratings and leagues
+    body = rows[0][1]["body"]
+    assert rows[0][1]["type"] == "GameFinished" and body["outcome"] == final["result"]
+    assert body["players"] == [c.player_id for c in clients]
 
 
 def test_no_seat_sees_another_seats_hidden_bonus_until_the_end(games_url: str) -> None:
@@ -81,6 +88,11 @@ def test_no_seat_sees_another_seats_hidden_bonus_until_the_end(games_url: str) -
         assert state["view"]["bonus"][other] is None
         assert client.get(f"/v1/games/{game_id}/export").status_code == 409
         assert "revealed_seed\": \"" not in log
+    for seat, client in enumerate(clients):
+        with client.get(f"/v1/games/{game_id}/events/stream", params={"timeout": 0.5}, stream=True) as r:
+            lines = [ln for ln in r.raw.read().decode().splitlines() if ln.startswith("data: ")]
+        bonus = next(json.loads(ln[6:]) for ln in lines if '"purpose": "bonus"' in ln)
+        assert bonus["payload"]["values"][1 - seat] is None and bonus["payload"]["values"][seat] == full[seat]
     spec_view = spectator.get(f"/v1/games/{game_id}").json()
     assert spec_view["view"]["bonus"] == [None, None]
     assert spectator.get(f"/v1/games/{game_id}/legal-moves").json()["moves"] == []
