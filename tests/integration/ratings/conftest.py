@@ -19,7 +19,6 @@ from shared.eventstore.model import NewEvent
 from shared.eventstore.postgres import PostgresEventStore
 from shared.messages import outbox_for
 from shared.outbox import relay_once
-from tests.support.infra import redis_test_url
 from tests.unit.ratings.factories import envelope
 
 
@@ -50,21 +49,6 @@ class Bus:
     def send(self, kind: str, body: dict[str, Any], message_id: str | None = None) -> None:
         self.publish(kind, body, message_id)
         self.work()
-
-
-RATINGS_TEST_REDIS_DB = 7
-
-
-@pytest.fixture
-def redis_url(backends) -> Iterator[str]:  # type: ignore[no-untyped-def]
-    """Redis db 7 (ours alone), flushed per test: other suites run concurrently on db 13 and publish GameFinished
-    too (routed to the "ratings" queue with colliding outbox job ids)."""
-    url = redis_test_url(backends.redis_url, RATINGS_TEST_REDIS_DB)
-    client = Redis.from_url(url)
-    client.flushdb()
-    yield url
-    client.flushdb()
-    client.close()
 
 
 @pytest.fixture
