@@ -26,7 +26,7 @@ from services.ratings.domain.rating import (
     result_from_finished,
 )
 from services.ratings.service_layer.errors import InvalidMessage, InvalidRequest, NotFound
-from services.ratings.service_layer.ports import HistoryRow, RatingsRepository, UnitOfWork
+from services.ratings.domain.ports import HistoryRow, RatingsRepository, UnitOfWork
 
 log = logging.getLogger(__name__)
 
