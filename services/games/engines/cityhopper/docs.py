@@ -1,0 +1,225 @@
+"""Options schema (R-2) and the move vocabulary (cityhopper.md 3.4)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from services.games.engines.base import InvalidOptions, MoveDoc
+from shared.cityhopper import catalog
+
+STARTING_MONEY = catalog.constants().starting_money_eur
+MIN_MONEY, MAX_MONEY = 0, 100
+
+
+def options_schema() -> dict[str, Any]:
+    return {
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {
+            "startingMoney": {
+                "type": "integer",
+                "minimum": MIN_MONEY,
+                "maximum": MAX_MONEY,
+                "default": STARTING_MONEY,
+                "description": "CH-3 / R-2: euros each player starts with (whole euros, 0-100).",
+            }
+        },
+    }
+
+
+def normalize_options(num_players: int, options: Mapping[str, Any]) -> dict[str, Any]:
+    if num_players not in (2, 3, 4):
+        raise InvalidOptions("num_players", "CityHopper is for 2 to 4 players", "CH-1")
+    if not isinstance(options, Mapping):
+        raise InvalidOptions("options", "options must be an object")
+    for key in options:
+        if key != "startingMoney":
+            raise InvalidOptions(str(key), "unknown option; the only option is startingMoney")
+    money = options.get("startingMoney", STARTING_MONEY)
+    if isinstance(money, bool) or not isinstance(money, int) or not MIN_MONEY <= money <= MAX_MONEY:
+        raise InvalidOptions("startingMoney", "a whole number of euros from 0 to 100", "R-2")
+    return {"startingMoney": money}
+
+
+_NONE: dict[str, Any] = {"type": "object", "properties": {}, "additionalProperties": False}
+_DECLINE = {"type": "object", "properties": {"decline": {"const": True}}, "required": ["decline"]}
+
+
+def move_docs() -> list[MoveDoc]:
+    return [
+        MoveDoc(
+            "roll_start",
+            "Starting roll with the coloured die; the single highest starts, tied highest re-roll.",
+            _NONE,
+            {"type": "roll_start"},
+            ("CH-8", "R-4"),
+        ),
+        MoveDoc(
+            "roll",
+            "Roll the coloured die: its value is stepsRemaining. With no legal first step from a city "
+            "a question about that city follows at once (CH-21).",
+            _NONE,
+            {"type": "roll"},
+            ("CH-9", "CH-21", "R-8"),
+        ),
+        MoveDoc(
+            "move",
+            "Walk until a city is entered or the steps run out. At a city name the edge (road, dike or "
+            "boat); the far city must not be barred and a boat fare must be payable. On a grey square or "
+            "an airport square there is no parameter (keep the heading / enter the airport's city).",
+            {
+                "type": "object",
+                "properties": {
+                    "edge": {"type": "string", "description": "board.json edge id, at a city only"}
+                },
+                "additionalProperties": False,
+            },
+            {"type": "move", "edge": "road:amsterdam--leiden"},
+            ("CH-10", "CH-11", "CH-12", "CH-13", "CH-20", "CH-22", "CH-23", "CH-24", "CH-29", "R-31"),
+        ),
+        MoveDoc(
+            "answer",
+            'Answer the open question. payload per category: ROAD_DISTANCE (die 1) {"km": number} '
+            "(or {} when the yellow card is the arrival city: correct at once); CITY_PHOTOS (2), "
+            'INHABITANTS (3), FACTS (5), MAYOR (6) {"option": option id}; FLAG (4) '
+            '{"colours": [colour, colour]} (two different colours of the question\'s palette).',
+            {
+                "type": "object",
+                "properties": {
+                    "payload": {
+                        "oneOf": [
+                            {
+                                "type": "object",
+                                "properties": {"km": {"type": "number", "minimum": 0}},
+                                "required": ["km"],
+                            },
+                            {
+                                "type": "object",
+                                "properties": {"option": {"type": "string"}},
+                                "required": ["option"],
+                            },
+                            {
+                                "type": "object",
+                                "properties": {
+                                    "colours": {
+                                        "type": "array",
+                                        "items": {"type": "string"},
+                                        "minItems": 2,
+                                        "maxItems": 2,
+                                    }
+                                },
+                                "required": ["colours"],
+                            },
+                            {"type": "object", "maxProperties": 0},
+                        ]
+                    }
+                },
+                "required": ["payload"],
+                "additionalProperties": False,
+            },
+            {"type": "answer", "payload": {"option": "b"}},
+            ("CH-14", "CH-15", "CH-16", "CH-42", "CH-43", "CH-44"),
+        ),
+        MoveDoc(
+            "buy_city",
+            "In the purchase window: buy an unowned city that is not one of your end cities for EUR 8.",
+            {
+                "type": "object",
+                "properties": {"city": {"type": "string"}},
+                "required": ["city"],
+                "additionalProperties": False,
+            },
+            {"type": "buy_city", "city": "hoorn"},
+            ("CH-36", "CH-37"),
+        ),
+        MoveDoc(
+            "buy_end_city",
+            "In the purchase window: buy one of your end cities (EUR 15; tickets CH-51 to CH-53); from an "
+            "opponent it is a takeover paid to them. With an empty supply name one placed house to sell "
+            "first (sellHouse, +EUR 8).",
+            {
+                "type": "object",
+                "properties": {"city": {"type": "string"}, "sellHouse": {"type": "string"}},
+                "required": ["city"],
+                "additionalProperties": False,
+            },
+            {"type": "buy_end_city", "city": "tilburg", "sellHouse": "hoorn"},
+            ("CH-38", "CH-39", "CH-40", "CH-51", "CH-52", "CH-53", "R-23", "R-30"),
+        ),
+        MoveDoc(
+            "buy_flight",
+            "In the purchase window at an airport city with 2+ steps left and no free-flight ticket: fly "
+            "for EUR 8 to another airport square (2 steps).",
+            {
+                "type": "object",
+                "properties": {"to": {"type": "string"}},
+                "required": ["to"],
+                "additionalProperties": False,
+            },
+            {"type": "buy_flight", "to": "airport:maastricht"},
+            ("CH-26", "CH-27", "CH-29", "R-10"),
+        ),
+        MoveDoc(
+            "skip_purchase",
+            "Close the purchase window without buying.",
+            _NONE,
+            {"type": "skip_purchase"},
+            ("CH-36",),
+        ),
+        MoveDoc(
+            "fly_with_ticket",
+            "Spend a free-flight ticket to fly from your airport city (2+ steps left) to another airport square.",
+            {
+                "type": "object",
+                "properties": {"to": {"type": "string"}},
+                "required": ["to"],
+                "additionalProperties": False,
+            },
+            {"type": "fly_with_ticket", "to": "airport:groningen"},
+            ("CH-28", "CH-49"),
+        ),
+        MoveDoc(
+            "chance_choice",
+            "A choice a chance card asks of the awaited seat: K13-K14 offer {opponent, city} or decline, then "
+            "the opponent's {city}; K15-K16 the right neighbour's {city, sellHouse?} or decline; K17-K18 "
+            "{opponent, kind} or decline; K19-K21 {take: true, sellHouse?} or decline; K22-K23 {city} or "
+            "decline, then {moveHouse: bool}; K43-K47 with tied routes {route: [city ids]} or {} for the default.",
+            {
+                "oneOf": [
+                    _DECLINE,
+                    {
+                        "type": "object",
+                        "properties": {"opponent": {"type": "integer"}, "city": {"type": "string"}},
+                        "required": ["opponent", "city"],
+                    },
+                    {
+                        "type": "object",
+                        "properties": {"city": {"type": "string"}, "sellHouse": {"type": "string"}},
+                        "required": ["city"],
+                    },
+                    {
+                        "type": "object",
+                        "properties": {"opponent": {"type": "integer"}, "kind": {"type": "string"}},
+                        "required": ["opponent", "kind"],
+                    },
+                    {
+                        "type": "object",
+                        "properties": {"take": {"const": True}, "sellHouse": {"type": "string"}},
+                        "required": ["take"],
+                    },
+                    {
+                        "type": "object",
+                        "properties": {"moveHouse": {"type": "boolean"}},
+                        "required": ["moveHouse"],
+                    },
+                    {
+                        "type": "object",
+                        "properties": {"route": {"type": "array", "items": {"type": "string"}}},
+                    },
+                ]
+            },
+            {"type": "chance_choice", "opponent": 1, "kind": "FREE_FLIGHT"},
+            ("CH-54", "CH-55", "CH-56", "CH-40"),
+        ),
+    ]
