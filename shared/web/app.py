@@ -123,15 +123,20 @@ def create_service_app(
     def _refuse_nul() -> Response | None:
         """PostgreSQL cannot store NUL characters; refuse them at the door instead of failing later."""
         raw = request.get_data(cache=True)
-        if (
-            "\x00" in request.path
-            or any("\x00" in v for v in request.args.values())
-            or (b"\x00" in raw or b"\\u0000" in raw)
-        ):
-            return problem_response(
-                400, "Bad Request", "NUL characters are not allowed in paths, queries or bodies"
-            )
-        return None
+        if "\x00" in request.path:
+            where = "path"
+        elif any("\x00" in v for v in request.args.values()):
+            where = "query"
+        elif b"\x00" in raw or b"\\u0000" in raw:
+            where = "body"
+        else:
+            return None
+        return problem_response(
+            400,
+            "Bad Request",
+            "NUL characters are not allowed in paths, queries or bodies",
+            errors={where: ["contains a NUL character"]},
+        )
 
     assets = _swagger_assets()
 

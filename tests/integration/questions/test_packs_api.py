@@ -16,11 +16,15 @@ pytestmark = pytest.mark.integration
 
 
 def post_json(client: FlaskClient, data: object, headers: dict[str, str] = AUTH):  # type: ignore[no-untyped-def]
-    return client.post("/v1/packs", data=json.dumps(data), headers={**headers, "Content-Type": "application/json"})
+    return client.post(
+        "/v1/packs", data=json.dumps(data), headers={**headers, "Content-Type": "application/json"}
+    )
 
 
 def post_csv(client: FlaskClient, text: str):  # type: ignore[no-untyped-def]
-    return client.post("/v1/packs", data=text.encode(), headers={**AUTH, "Content-Type": "text/csv; charset=utf-8"})
+    return client.post(
+        "/v1/packs", data=text.encode(), headers={**AUTH, "Content-Type": "text/csv; charset=utf-8"}
+    )
 
 
 def test_sample_pack_is_loaded_on_first_start_and_marked(client: FlaskClient) -> None:
@@ -122,7 +126,9 @@ def test_export_then_import_gives_the_same_hash(client: FlaskClient) -> None:
     assert via_json["hash"] == via_csv["hash"] == original["hash"]
     assert via_csv["source_format"] == "csv"
     # the sample pack round-trips too
-    sample_csv = client.get("/v1/packs/speltafel-sample/versions/1?format=csv", headers=AUTH).get_data(as_text=True)
+    sample_csv = client.get("/v1/packs/speltafel-sample/versions/1?format=csv", headers=AUTH).get_data(
+        as_text=True
+    )
     assert post_csv(client, sample_csv).json["hash"] == sample_pack().content_hash
 
 
@@ -130,9 +136,17 @@ def test_media_urls_and_files_keep_licence_and_attribution(client: FlaskClient) 
     post_json(client, club_pack())
     data = client.get("/v1/packs/club-test/versions/1", headers=AUTH).json
     options = data["questions"][0]["options"]
-    assert options[2]["media"] == {"src": "photos/delft.jpg", "licence": "CC-BY-4.0", "attribution": "Foto delft"}
+    assert options[2]["media"] == {
+        "src": "photos/delft.jpg",
+        "licence": "CC-BY-4.0",
+        "attribution": "Foto delft",
+    }
     bad = club_pack()
-    bad["questions"][0]["options"][1]["media"] = {"src": "http://example.org/x.jpg", "licence": "", "attribution": "x"}
+    bad["questions"][0]["options"][1]["media"] = {
+        "src": "http://example.org/x.jpg",
+        "licence": "",
+        "attribution": "x",
+    }
     rows = post_json(client, bad).json["rows"]
     assert {r["field"] for r in rows} == {"options[1].media.src", "options[1].media.licence"}
 
@@ -143,7 +157,7 @@ def test_media_urls_and_files_keep_licence_and_attribution(client: FlaskClient) 
         (b"{not json", "application/json", 422, "json"),
         (b"id;city\n", "text/csv", 422, "csv"),
         (b"hello", "text/plain", 415, "Content-Type"),
-        (b"\xff\xfe\x00", "application/json", 422, "body"),
+        (b"\xff\xfe\x00", "application/json", 400, "body"),  # NUL bytes are refused at the door
         (b"[]", "application/json", 422, "pack"),
     ],
 )
