@@ -12,7 +12,9 @@ from .helpers import CARD_IDS, Game
 
 def _setup(card: str) -> Game:
     g = Game(3)
-    start, edge = ("hoogeveen", "road:assen--hoogeveen") if card == "K46" else ("kampen", "road:kampen--zwolle")
+    start, edge = (
+        ("hoogeveen", "road:assen--hoogeveen") if card == "K46" else ("kampen", "road:kampen--zwolle")
+    )
     g.turn(0, start, 6, money=20)
     g.give_end_cities(0, "breda", "hoorn")
     g.give_end_cities(1, "tilburg", "venlo")
@@ -54,7 +56,11 @@ def test_chance_card(card: str) -> None:
         assert g.s.owners["sneek"] == 2 and g.s.players[0].supply == 13
     elif effect == "TAKE_TICKET":
         g.do(0, {"type": "chance_choice", "opponent": 1, "kind": "FREE_BOAT"})
-        assert me is not g.s.players[0] and g.s.players[0].tickets == ["FREE_BOAT"] and not g.s.players[1].tickets
+        assert (
+            me is not g.s.players[0]
+            and g.s.players[0].tickets == ["FREE_BOAT"]
+            and not g.s.players[1].tickets
+        )
     elif effect == "FREE_CITY_YELLOW":
         assert g.s.owners["meppel"] == 0 and g.s.yellow[-1] == "meppel"
     elif effect == "TRADE_IN_END_CITY":

@@ -53,7 +53,13 @@ def test_example_E3_third_penalty_point() -> None:
     g.top_blue("venlo")
     g.do(0, {"type": "move", "edge": "road:amsterdam--leiden"})
     ev = g.arrive_and_answer(False)
-    assert g.types(ev) == ["QuestionAnswered", "PenaltyTaken", "EndCityDrawn", "PenaltiesReturned", "TurnEnded"]
+    assert g.types(ev) == [
+        "QuestionAnswered",
+        "PenaltyTaken",
+        "EndCityDrawn",
+        "PenaltiesReturned",
+        "TurnEnded",
+    ]
     assert "venlo" in g.s.players[0].end_cities() and g.s.players[0].penalty == 0
     assert len(g.s.players[0].end_cards) == 3
 
@@ -237,7 +243,7 @@ def test_example_E14_no_debts() -> None:
     g.own(1, "haarlem")
     before = g.s.players[1].money
     ev = g.do(0, {"type": "move", "edge": "road:amsterdam--haarlem"})
-    toll = [e for e in ev if e["type"] == "TollPaid"][0]
+    toll = next(e for e in ev if e["type"] == "TollPaid")
     assert toll["amount"] == 2 and toll["due"] == 5
     assert g.s.players[0].money == 0 and g.s.players[1].money == before + 2
     assert g.problems() == []
