@@ -80,7 +80,7 @@ def purchase_moves(s: State, seat: int) -> list[Move]:
     return moves
 
 
-WRONG_EVERY = 16
+WRONG_EVERY = 64
 """Wrong answers are sampled for one question in ``WRONG_EVERY`` (by request number)."""
 
 
@@ -90,7 +90,7 @@ def sample_answers(question: dict[str, Any], request_no: int) -> list[dict[str, 
     Right: for a distance the exact value and two guesses inside the 15 % margin; for a choice the
     key's option; for a flag every pair of its colours. Wrong (only for one question in
     ``WRONG_EVERY``, chosen by request number): a distance far off, every other option, a flag
-    pair with a colour the flag lacks. Random play then answers about 95-97 % of the questions
+    pair with a colour the flag lacks. Random play then answers about 99 % of the questions
     right; with every option always listed (about 40 % right) the extra end cities of CH-17 come
     faster than end cities are played away and random games do not end.
     """
