@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 import requests
 
+from services.games.domain.table import Table
 from services.games.engines.registry import default_registry
 from tests.e2e.conftest import ADMIN, Client, register
 
@@ -51,6 +52,8 @@ def test_whole_game_over_http_never_leaks_hands(games_url: str, game_type: str, 
     game_id = r.json()["id"]
     chooser = random.Random(f"{game_type}-{num_players}")
     after = 0
+    engine = default_registry("").get(game_type)
+    mirror, mirrored = Table(game_id), 0  # the admin's full log folded locally, to pick sensible moves
     for _ in range(20_000):
         full = admin.get(f"/v1/games/{game_id}").json()
         if full["status"] != "running":
@@ -69,9 +72,15 @@ def test_whole_game_over_http_never_leaks_hands(games_url: str, game_type: str, 
             private = {c for c in secret if json.dumps(c) not in public_events}
             assert not leaks(private, events), f"seat {seat} sees {leaks(private, events)} in its events"
         after = full["version"]
+        for event in admin.get(f"/v1/games/{game_id}/events", params={"after": mirrored}).json()["events"]:
+            mirror.apply(engine, event["type"], event["payload"])
+            mirrored = event["version"]
         seat = chooser.choice(full["to_move"])
         legal_moves = seats[seat].get(f"/v1/games/{game_id}/legal-moves").json()
-        move = chooser.choice(legal_moves["moves"])
+        assert mirror.progress is not None
+        assert legal_moves["moves"] == engine.legal_moves(mirror.progress.state, seat)
+        # random among the engine's self-play moves (all legal; HopPaa's uniform random play never ends)
+        move = chooser.choice(engine.selfplay_moves(mirror.progress.state, seat))
         answer = seats[seat].post(f"/v1/games/{game_id}/moves",
                                   {"move": move, "expected_version": legal_moves["version"]})
         assert answer.status_code == 201, answer.text

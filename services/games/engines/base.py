@@ -237,6 +237,11 @@ class Engine(ABC, Generic[S]):
         return event
 
     # --- checks for random play ----------------------------------------------------------
+    def selfplay_moves(self, state: S, seat: int) -> list[Move]:
+        """The moves a random self-play player picks among: ``legal_moves`` by default. A game whose
+        uniformly random play never ends (HopPaa) narrows this to a sensible subset of legal moves."""
+        return self.legal_moves(state, seat)
+
     def selfplay_provider(self) -> Callable[[ExternalRequest], dict[str, Any]] | None:
         """Answers external requests in process for self-play (pure code only), if the game has any."""
         return None

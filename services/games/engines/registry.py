@@ -11,6 +11,9 @@ from services.games.engines.base import Engine
 # game type -> "module:Class"; extra engines (e.g. test games) come from SPELTAFEL_EXTRA_ENGINES
 BUILTIN: dict[str, str] = {
     "klapper": "services.games.engines.klapper:KlapperEngine",
+    "roparun": "services.games.engines.roparun:RoparunEngine",
+    "paardenkoppen": "services.games.engines.paardenkoppen:PaardenkoppenEngine",
+    "hoppaa": "services.games.engines.hoppaa:HopPaaEngine",
 }
 
 

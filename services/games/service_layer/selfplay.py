@@ -73,7 +73,7 @@ def play_one(
             if not seats:
                 raise RuntimeError("no seat to move but the game is not over")
             seat = chooser.choice(seats)
-            legal = engine.legal_moves(progress.state, seat)
+            legal = engine.selfplay_moves(progress.state, seat)
             if not legal:
                 raise RuntimeError(f"seat {seat} is to move but has no legal move")
             move = chooser.choice(legal)

@@ -21,6 +21,7 @@ from . import options as table_options
 from . import views
 from .cards import deck
 from .events import fold
+from .policy import SensiblePlayer
 from .state import DEAL, GAME_OVER, HopPaaState
 
 PAWN_SCHEMA: dict[str, Any] = {"type": "string", "enum": ["green", "red"]}
@@ -138,6 +139,10 @@ class HopPaaEngine(Engine[HopPaaState]):
 
     def legal_moves(self, state: HopPaaState, seat: int) -> list[Move]:
         return move_rules.legal_moves(state, seat)
+
+    def selfplay_moves(self, state: HopPaaState, seat: int) -> list[Move]:
+        """Sensible legal moves (policy.py): uniformly random HopPaa never reaches 35."""
+        return SensiblePlayer().moves(state, seat, self.legal_moves(state, seat))
 
     def decide(self, state: HopPaaState, seat: int, move: Move) -> list[Event]:
         return move_rules.decide(state, seat, move)

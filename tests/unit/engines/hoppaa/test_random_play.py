@@ -1,8 +1,8 @@
 """Random play: every variant to the end with invariants and replay checks, plus hidden information.
 
 Uniformly random HopPaa play does not end (a random bid is made about one round in seven and
-every miss moves a pawn back), so the games to the end use ``GuidedHopPaa``: the real engine
-whose ``legal_moves`` returns a sensible subset of the real legal moves (see guided.py). Uniform
+every miss moves a pawn back), so the games to the end pick among the engine's ``selfplay_moves``:
+a sensible subset of the real legal moves (engines/hoppaa/policy.py). Uniform
 random play over the full move list is still run for a bounded number of moves per game.
 """
 
@@ -17,7 +17,7 @@ from services.games.domain.play import apply_move, open_game
 from services.games.engines.base import CHANCE_EVENT, GameConfig
 from services.games.service_layer.selfplay import SelfPlayReport, play_one, seeds_for, selfplay
 
-from .guided import GuidedHopPaa
+from .guided import GuidedHopPaa, UniformHopPaa
 from .helpers import ENGINE, config
 
 GUIDED = GuidedHopPaa()
@@ -56,7 +56,7 @@ def test_uniform_random_moves_keep_invariants(cfg: GameConfig) -> None:
     """Uniformly random moves over the full legal list (bounded length): no error, invariant or replay fault."""
     report = SelfPlayReport()
     for k in range(4):
-        play_one(ENGINE, cfg, 500 + k, report, max_moves=600)
+        play_one(UniformHopPaa(), cfg, 500 + k, report, max_moves=600)
     assert report.errors == 0 and report.invariant_failures == 0 and report.replay_mismatches == 0, (
         report.failures
     )
