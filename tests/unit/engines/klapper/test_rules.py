@@ -60,6 +60,7 @@ def test_KL1_clockwise_follows_omboeren_table() -> None:
 
 
 def test_KL2_omboeren_skips_jack_holders_until_all_four_have_one() -> None:
+    # covers KL-2 (see RULES.md)
     order = complete(["JS", "JH", "9S", "JD", "AS", "KS", "JC"])
     state = E.evolve(E.initial_state(config(4, seating="omboeren")), shuffle_event("omboeren", order))
     dealt_to = [s for s, _ in state.omboeren_cards]
@@ -69,12 +70,14 @@ def test_KL2_omboeren_skips_jack_holders_until_all_four_have_one() -> None:
 
 
 def test_KL3_first_jack_deals() -> None:
+    # covers KL-3 (see RULES.md)
     order = complete(["AS", "KS", "JD", "JS", "JH", "JC"])
     state = E.evolve(E.initial_state(config(4, seating="omboeren")), shuffle_event("omboeren", order))
     assert state.dealer == 2 and state.table[0] == 2
 
 
 def test_KL4_red_jacks_and_black_jacks_are_partners_opposite() -> None:
+    # covers KL-4 (see RULES.md)
     order = complete(["JC", "JH", "JS", "JD"])
     state = E.evolve(E.initial_state(config(4, seating="omboeren")), shuffle_event("omboeren", order))
     assert state.table == [0, 1, 2, 3]
@@ -87,6 +90,7 @@ def test_KL4_red_jacks_and_black_jacks_are_partners_opposite() -> None:
 
 @pytest.mark.parametrize("n", [2, 3, 6])
 def test_KL5_omboeren_only_picks_first_dealer(n: int) -> None:
+    # covers KL-5 (see RULES.md)
     order = complete(["AS", "KS", "QS", "JS"])  # seat 3 % n gets the first jack
     state = E.evolve(E.initial_state(config(n, seating="omboeren")), shuffle_event("omboeren", order))
     assert state.dealer == 3 % n
@@ -108,6 +112,7 @@ def test_KL6_deal_one_at_a_time_from_voorhand() -> None:
 
 
 def test_KL7_dealers_last_card_turned_proposes_trump() -> None:
+    # covers KL-7 (see RULES.md)
     state = dealt(4, {0: ["AS", "KS", "QS", "JS", "10S", "KD"]})
     assert state.turned_card == ids(["KD"])[0]
     state = run(state, 1, bid("play"))
@@ -127,6 +132,7 @@ def test_KL8_turned_card_belongs_to_dealer_until_first_card() -> None:
 
 
 def test_KL9_next_seat_deals_after_played_and_void_deals() -> None:
+    # covers KL-9 (see RULES.md)
     state = dealt(4, {}, dealer=3)
     void = moves(
         state, *[(s, bid("pass")) for s in (0, 1, 2, 3)], *[(s, {"type": "pass"}) for s in (0, 1, 2, 3)]
@@ -164,6 +170,7 @@ def test_KL12_round_two_any_suit_including_proposed() -> None:
 
 
 def test_KL13_first_named_suit_wins_and_ends_bidding() -> None:
+    # covers KL-13 (see RULES.md)
     state = dealt(4, {})
     state = moves(state, *[(s, bid("pass")) for s in (1, 2, 3, 0)], (1, {"type": "pass"}))
     state = run(state, 2, {"type": "choose_trump", "suit": "C"})
@@ -173,6 +180,7 @@ def test_KL13_first_named_suit_wins_and_ends_bidding() -> None:
 
 
 def test_KL14_all_pass_twice_void_nobody_scores() -> None:
+    # covers KL-14 (see RULES.md)
     state = dealt(4, {})
     state = moves(state, *[(s, bid("pass")) for s in (1, 2, 3, 0)])
     events = []
@@ -185,6 +193,7 @@ def test_KL14_all_pass_twice_void_nobody_scores() -> None:
 
 
 def test_KL15_playing_side_is_speler_and_partner() -> None:
+    # covers KL-15 (see RULES.md)
     state = run(dealt(4, {}), 1, bid("play"))
     assert state.playing_side == 1 and state.members(1) == [1, 3]
     assert E.view(state, 0)["playing_side"] == 1
@@ -192,6 +201,7 @@ def test_KL15_playing_side_is_speler_and_partner() -> None:
 
 # --- play of tricks -------------------------------------------------------------------------
 def test_KL16_voorhand_leads_whoever_is_speler() -> None:
+    # covers KL-16 (see RULES.md)
     state = moves(dealt(4, {}), (1, bid("pass")), (2, bid("pass")), (3, bid("play")))
     assert E.to_move(state) == [1]
 
@@ -208,6 +218,7 @@ def test_KL17_trump_led_must_play_trump() -> None:
 
 
 def test_KL18_follow_any_card_even_if_trumped() -> None:
+    # covers KL-18 (see RULES.md)
     hand = ids(["KC", "9C", "JH"])
     trick = [(0, ids(["AC"])[0]), (1, ids(["9H"])[0])]
     assert set(legal_cards(hand, trick, H)) == set(ids(["KC", "9C"]))
@@ -225,11 +236,13 @@ def test_KL20_overtrump_else_undertrump() -> None:
 
 
 def test_KL21_neither_follow_nor_trump_any_card() -> None:
+    # covers KL-21 (see RULES.md)
     hand = ids(["AS", "9D", "KD"])
     assert set(legal_cards(hand, [(0, ids(["AC"])[0])], H)) == set(hand)
 
 
 def test_KL22_duties_apply_when_partner_wins() -> None:
+    # covers KL-22 (see RULES.md)
     trick = [(0, ids(["AC"])[0]), (1, ids(["9C"])[0])]  # seat 0's partner (2) must still trump
     assert legal_cards(ids(["9H", "AD"]), trick, H) == ids(["9H"])
 
@@ -264,6 +277,7 @@ def test_KL23_highest_trump_else_highest_of_led_suit() -> None:
 
 
 def test_KL24_winner_leads_next_trick() -> None:
+    # covers KL-24 (see RULES.md)
     state = dealt(4, {})
     state = run(state, 1, bid("play"))
     for _ in range(4):
@@ -290,6 +304,7 @@ def test_KL26_card_points_table() -> None:
 
 
 def test_KL27_last_trick_scores_ten() -> None:
+    # covers KL-27 (see RULES.md)
     _state, log = play_out_deal(run(dealt(4, {}), 1, bid("play")), seed=2, declare=False)
     scored = next(e for e in log if e["type"] == "DealScored")
     side = scored["last_trick_side"]
@@ -337,6 +352,7 @@ def test_KL30_roem_from_own_hand_including_card_to_play() -> None:
 
 
 def test_KL31_meld_values() -> None:
+    # covers KL-31 (see RULES.md)
     assert MELD_VALUES == {
         "four_jacks": 200,
         "four_of_a_kind": 100,
@@ -351,6 +367,7 @@ def test_KL31_meld_values() -> None:
 
 
 def test_KL32_runs_in_roem_order_without_wrap() -> None:
+    # covers KL-32 (see RULES.md)
     assert meld_problem(("run3", tuple(sorted(ids(["JC", "10C", "9C"])))), H) is None  # 10 and 9 adjacent
     assert meld_problem(("run3", tuple(sorted(ids(["10C", "9C", "AC"])))), H) is not None
     assert meld_problem(("run3", tuple(sorted(ids(["AC", "KC", "QD"])))), H) is not None
@@ -378,6 +395,7 @@ def test_KL33_card_in_one_meld_except_stuk() -> None:
 
 
 def test_KL34_roem_is_sum_of_declared_melds() -> None:
+    # covers KL-34 (see RULES.md)
     state = dealt(4, {1: ["AH", "KH", "QH", "JH", "9D", "9C"], 0: ["AS", "10S", "9S", "10D", "JD", "9H"]})
     state = run(state, 1, bid("play"))
     only_stuk = {"type": "declare_roem", "melds": [{"type": "stuk", "cards": ["KH", "QH"]}]}
@@ -422,6 +440,7 @@ def _ended(n: int, **opts: Any) -> KlapperState:
 
 
 def test_KL36_deal_points_are_cards_last_trick_and_roem() -> None:
+    # covers KL-36 (see RULES.md)
     state = _ended(4)
     state.card_points, state.last_trick_side, state.roem_scored = [60, 92], 1, [0, 50]
     event = _deal_scored(state)
@@ -435,6 +454,7 @@ def test_KL37_playing_side_more_both_score() -> None:
 
 
 def test_KL38_playing_side_not_more_gets_nothing() -> None:
+    # covers KL-38 (see RULES.md)
     state = _ended(4)
     state.card_points, state.last_trick_side, state.roem_scored = [92, 60], 1, [0, 0]
     assert _deal_scored(state)["added"] == [92, 0]
@@ -452,6 +472,7 @@ def test_KL39_end_at_target_unique_top() -> None:
 
 # --- three players --------------------------------------------------------------------------
 def test_KL40_three_players_eight_cards_eight_tricks() -> None:
+    # covers KL-40 (see RULES.md)
     state = dealt(3, {0: ["AS", "KS", "QS", "JS", "10S", "9S", "AD", "KH"]})
     assert [len(h) for h in state.hands] == [8, 8, 8] and state.turned_card == ids(["KH"])[0]
     state, _ = play_out_deal(run(state, 1, bid("play")), seed=7)
@@ -459,18 +480,21 @@ def test_KL40_three_players_eight_cards_eight_tricks() -> None:
 
 
 def test_KL41_troefmaker_must_beat_each_other_player_strictly() -> None:
+    # covers KL-41 (see RULES.md)
     assert additions([70, 69, 23], [70, 69, 23], 0) == [70, 69, 23]
     assert additions([70, 70, 22], [70, 70, 22], 0) == [0, 70, 22]
     assert additions([40, 70, 52], [40, 70, 52], 2) == [40, 70, 0]
 
 
 def test_KL42_three_players_single_highest_roem() -> None:
+    # covers KL-42 (see RULES.md)
     state = dealt(3, {})
     assert roem_award(state, [50, 30, 20]) == (0, [50, 0, 0])
     assert roem_award(state, [30, 30, 20]) == (None, [0, 0, 0])
 
 
 def test_KL43_three_players_end_per_player() -> None:
+    # covers KL-43 (see RULES.md)
     assert game_winner([510, 480, 200], 500) == 0
     assert game_winner([510, 510, 200], 500) is None
 
@@ -508,6 +532,7 @@ def test_KL46_dead_hand_takes_no_part() -> None:
 
 
 def test_KL47_two_players_each_a_side_roem_single_highest() -> None:
+    # covers KL-47 (see RULES.md)
     state, _ = _two_player_start()
     assert state.side_of == [0, 1] and state.num_sides == 2
     assert roem_award(state, [20, 50]) == (1, [0, 50])

@@ -55,6 +55,7 @@ def test_PK_1_R10_left_is_next_clockwise_and_play_goes_left() -> None:
 
 
 def test_PK_2_every_player_starts_with_210() -> None:
+    # covers PK-2 (see RULES.md)
     state = ENGINE.initial_state(config(5))
     assert state.balances == [210] * 5
 
@@ -72,6 +73,7 @@ def test_PK_3_R1_R2_only_values_matter() -> None:
 
 
 def test_PK_4_the_mat_holds_four_fields_and_a_pot() -> None:
+    # covers PK-4 (see RULES.md)
     view = ENGINE.view(started(4), None)
     assert list(view["rows"]) == ["horse", "cow", "pig", "goat"]
     assert all("field" in row for row in view["rows"].values()) and view["pot"] == 0
@@ -81,6 +83,7 @@ def test_PK_4_the_mat_holds_four_fields_and_a_pot() -> None:
 
 
 def test_PK_5_R9_start_player_from_config_or_recorded_draw() -> None:
+    # covers PK-5 (see RULES.md)
     cfg = config(5, first_start_player=3)
     events = ENGINE.opening_events(cfg)
     assert events[1] == {"type": "start_player_chosen", "seat": 3, "dealer": 2}
@@ -95,6 +98,7 @@ def test_PK_5_R9_start_player_from_config_or_recorded_draw() -> None:
 
 
 def test_PK_6_antes_five_per_field_per_player_on_top_of_what_lies_there() -> None:
+    # covers PK-6 (see RULES.md)
     state = started(5)
     assert state.fields == [25] * 4 and state.balances == [190] * 5
     carried = arrange(state, {"cow": (6, 6)}, {A: ["cow-7"]}, fields=[25, 7, 0, 40], to_move=A)
@@ -114,6 +118,7 @@ def test_PK_7_R17_deal_one_at_a_time_from_the_start_player() -> None:
 
 
 def test_PK_8_PK_20_round_start_clears_rows_and_pot_and_collects_cards() -> None:
+    # covers PK-8 (see RULES.md)
     base = started(4)
     state = arrange(base, {"cow": (2, 9), "goat": (6, 6)}, {B: ["cow-10"]}, pot=5, to_move=B)
     nxt = fold(state, ENGINE.decide(state, B, {"type": "play_card", "card": "cow-10"}))
@@ -203,6 +208,7 @@ def test_PK_15_R3_a_6_of_an_empty_row_forbids_passing() -> None:
 
 
 def test_PK_16_R4_pass_pays_one_or_nothing_at_zero() -> None:
+    # covers PK-16 (see RULES.md)
     base = started(4)
     state = arrange(base, {}, {A: ["cow-2"]}, pot=3, to_move=A)
     after, events = pass_turn(state)
@@ -213,6 +219,7 @@ def test_PK_16_R4_pass_pays_one_or_nothing_at_zero() -> None:
 
 
 def test_PK_17_head_card_takes_the_field_until_next_antes() -> None:
+    # covers PK-17 (see RULES.md)
     base = started(4)
     state = arrange(base, {"horse": (1, 12)}, {A: ["horse-13", "cow-1"]}, fields=[55, 20, 20, 20], to_move=A)
     after, events = play(state, "horse-13")
@@ -234,6 +241,7 @@ def test_PK_18_R11_head_payout_then_pot_and_nobody_plays_on() -> None:
 
 
 def test_PK_19_unclaimed_fields_carry_over() -> None:
+    # covers PK-19 (see RULES.md)
     base = started(4)
     state = arrange(base, {"pig": (6, 6)}, {A: ["pig-5"]}, fields=[0, 20, 60, 20], to_move=A)
     nxt = fold(state, ENGINE.decide(state, A, {"type": "play_card", "card": "pig-5"}))
@@ -241,6 +249,7 @@ def test_PK_19_unclaimed_fields_carry_over() -> None:
 
 
 def test_PK_20_rotation_dealer_is_old_start_player() -> None:
+    # covers PK-20 (see RULES.md)
     base = started(6, start=E)
     state = arrange(base, {"pig": (6, 6)}, {A: ["pig-5"]}, to_move=A)
     events = ENGINE.decide(state, A, {"type": "play_card", "card": "pig-5"})
@@ -251,6 +260,7 @@ def test_PK_20_rotation_dealer_is_old_start_player() -> None:
 
 
 def test_PK_21_R5_R6_fixed_rounds_and_until_cannot_ante() -> None:
+    # covers PK-21 (see RULES.md)
     assert ENGINE.options_schema()["properties"]["rounds"]["default"] == 10
     three = arrange(started(4, rounds=3), {"pig": (6, 6)}, {A: ["pig-5"]}, to_move=A, round_no=3)
     assert ENGINE.decide(three, A, {"type": "play_card", "card": "pig-5"})[-1]["reason"] == "rounds_done"
@@ -271,6 +281,7 @@ def test_PK_21_R5_R6_fixed_rounds_and_until_cannot_ante() -> None:
 
 
 def test_PK_22_R13_score_is_balance_fields_belong_to_nobody() -> None:
+    # covers PK-22 (see RULES.md)
     state = arrange(
         started(4),
         {"pig": (6, 6)},
@@ -288,6 +299,7 @@ def test_PK_22_R13_score_is_balance_fields_belong_to_nobody() -> None:
 
 
 def test_PK_23_R7_play_on_stopped_by_cannot_ante_shares() -> None:
+    # covers PK-23 (see RULES.md)
     state = arrange(
         started(4, tie_rule="play_on"),
         {"pig": (6, 6)},
