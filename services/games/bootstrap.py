@@ -4,19 +4,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from flask import Flask, Response
+from flask import Flask
 
 from services.games.adapters.notifications import RedisNotifier
 from services.games.adapters.postgres import SCHEMA, UnitOfWork
 from services.games.engines.registry import Registry, default_registry
 from services.games.entrypoints.http import BLUEPRINTS
-from services.games.service_layer.errors import GameServiceError
 from services.games.service_layer.handlers import GamesService
 from shared.auth import PlayerDirectory
 from shared.config import Settings
 from shared.service_kit import Infrastructure
 from shared.web.app import create_service_app
-from shared.web.problems import problem_response
 
 MIGRATIONS = Path(__file__).parent / "adapters" / "migrations"
 
@@ -45,20 +43,5 @@ def create_app(settings: Settings | None = None, registry: Registry | None = Non
     app.extensions["games_service"] = build_service(infra, registry)
     app.extensions["player_directory"] = PlayerDirectory(infra.pool)
     app.extensions["subscribe"] = RedisNotifier(infra.redis).subscribe
-
-    @app.errorhandler(GameServiceError)
-    def _service_error(exc: GameServiceError) -> Response:
-        headers = {"WWW-Authenticate": "Bearer"} if exc.status == 401 else None
-        extra = {k: v for k, v in exc.extra.items() if k in {"rule", "code", "field", "version"}}
-        errors = {extra["field"]: [exc.detail]} if "field" in extra else None
-        return problem_response(
-            exc.status,
-            exc.title,
-            exc.detail,
-            "https://speltafel.example/problems/" + type(exc).__name__.lower(),
-            errors,
-            headers,
-            **extra,
-        )
 
     return app

@@ -4,19 +4,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from flask import Flask, Response
+from flask import Flask
 
 from services.matchmaking.adapters.http_clients import HttpGames, HttpRatings
 from services.matchmaking.adapters.ports import GamesPort, RatingsPort
 from services.matchmaking.adapters.postgres import SCHEMA, UnitOfWork
 from services.matchmaking.entrypoints.http import BLUEPRINTS
-from services.matchmaking.service_layer.errors import MatchmakingError
 from services.matchmaking.service_layer.handlers import MatchmakingService
 from shared.auth import PlayerDirectory
 from shared.config import Settings
 from shared.service_kit import Infrastructure
 from shared.web.app import create_service_app
-from shared.web.problems import problem_response
 
 MIGRATIONS = Path(__file__).parent / "adapters" / "migrations"
 DESCRIPTION = """Seats players at fair tables quickly, runs private tables and leagues.
@@ -45,20 +43,15 @@ def create_app(
 ) -> Flask:
     infra = Infrastructure.connect(settings or Settings.from_env())
     app = create_service_app(
-        SCHEMA, "Speltafel matchmaking", DESCRIPTION, BLUEPRINTS, infra.ready_checks(),
-        lambda: infra.gauges(SCHEMA), infra.config(),
+        SCHEMA,
+        "Speltafel matchmaking",
+        DESCRIPTION,
+        BLUEPRINTS,
+        infra.ready_checks(),
+        lambda: infra.gauges(SCHEMA),
+        infra.config(),
     )
     app.extensions["matchmaking_service"] = build_service(infra, ratings, games)
     app.extensions["player_directory"] = PlayerDirectory(infra.pool)
-
-    @app.errorhandler(MatchmakingError)
-    def _service_error(exc: MatchmakingError) -> Response:
-        headers = {"WWW-Authenticate": "Bearer"} if exc.status == 401 else None
-        errors = {exc.field: [exc.detail]} if exc.field else None
-        extra = {k: v for k, v in exc.extra.items() if k in {"code", "ticket_id"}}
-        return problem_response(
-            exc.status, exc.title, exc.detail,
-            "https://speltafel.example/problems/" + type(exc).__name__.lower(), errors, headers, **extra,
-        )
 
     return app

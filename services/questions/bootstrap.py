@@ -4,19 +4,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from flask import Flask, Response
+from flask import Flask
 
 from services.questions.adapters.postgres import SCHEMA, PostgresUnitOfWork
 from services.questions.adapters.routing import build_routing
 from services.questions.config import RoutingConfig
 from services.questions.entrypoints.http import BLUEPRINTS
-from services.questions.service_layer.errors import PackRejected, QuestionsServiceError
 from services.questions.service_layer.handlers import QuestionsService
 from shared.auth import PlayerDirectory
 from shared.config import Settings
 from shared.service_kit import Infrastructure
 from shared.web.app import create_service_app
-from shared.web.problems import PROBLEM_TYPE_BASE, problem_response
 
 MIGRATIONS = Path(__file__).parent / "adapters" / "migrations"
 DESCRIPTION = """CityHopper's question and distance service: the 82 places, road distances with routes and
@@ -37,25 +35,17 @@ def build_service(infra: Infrastructure, routing_config: RoutingConfig | None = 
 def create_app(settings: Settings | None = None, routing_config: RoutingConfig | None = None) -> Flask:
     infra = Infrastructure.connect(settings or Settings.from_env())
     app = create_service_app(
-        SCHEMA, "Speltafel questions", DESCRIPTION, BLUEPRINTS, infra.ready_checks(),
-        lambda: infra.gauges(SCHEMA), infra.config(),
+        SCHEMA,
+        "Speltafel questions",
+        DESCRIPTION,
+        BLUEPRINTS,
+        infra.ready_checks(),
+        lambda: infra.gauges(SCHEMA),
+        infra.config(),
     )
     svc = build_service(infra, routing_config)
     svc.ensure_sample_pack()  # first start: the bundled sample pack, marked as a sample
     app.extensions["questions_service"] = svc
     app.extensions["player_directory"] = PlayerDirectory(infra.pool)
-
-    @app.errorhandler(QuestionsServiceError)
-    def _service_error(exc: QuestionsServiceError) -> Response:
-        problem_type = PROBLEM_TYPE_BASE + type(exc).__name__.lower()
-        headers = {"WWW-Authenticate": "Bearer"} if exc.status == 401 else None
-        if isinstance(exc, PackRejected):
-            errors: dict[str, list[str]] = {}
-            for r in exc.rows:
-                name = r["field"] if r["row"] is None else f"questions[{r['row']}].{r['field']}"
-                errors.setdefault(name, []).append(r["message"])
-            return problem_response(exc.status, exc.title, exc.detail, problem_type, errors, rows=exc.rows)
-        errors_ = {exc.field: [exc.detail]} if exc.field else None
-        return problem_response(exc.status, exc.title, exc.detail, problem_type, errors_, headers)
 
     return app

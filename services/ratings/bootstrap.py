@@ -4,17 +4,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from flask import Flask, Response
+from flask import Flask
 
 from services.ratings.adapters.postgres import SCHEMA, PostgresUnitOfWork
 from services.ratings.entrypoints.http import BLUEPRINTS
-from services.ratings.service_layer.errors import RatingsError
 from services.ratings.service_layer.handlers import RatingsService
 from shared.config import Settings
 from shared.db import make_pool
 from shared.service_kit import Infrastructure
 from shared.web.app import create_service_app
-from shared.web.problems import problem_response
 
 MIGRATIONS = Path(__file__).parent / "adapters" / "migrations"
 DESCRIPTION = """Ratings with uncertainty (OpenSkill, Weng-Lin Plackett-Luce) per pool of game type and mode.
@@ -38,18 +36,14 @@ def service_from_settings(settings: Settings | None = None) -> RatingsService:
 def create_app(settings: Settings | None = None) -> Flask:
     infra = Infrastructure.connect(settings or Settings.from_env())
     app = create_service_app(
-        SCHEMA, "Speltafel ratings", DESCRIPTION, BLUEPRINTS, infra.ready_checks(),
-        lambda: infra.gauges(SCHEMA), infra.config(),
+        SCHEMA,
+        "Speltafel ratings",
+        DESCRIPTION,
+        BLUEPRINTS,
+        infra.ready_checks(),
+        lambda: infra.gauges(SCHEMA),
+        infra.config(),
     )
     app.extensions["ratings_service"] = build_service(infra)
-
-    @app.errorhandler(RatingsError)
-    def _service_error(exc: RatingsError) -> Response:
-        field = exc.extra.get("field")
-        return problem_response(
-            exc.status, exc.title, exc.detail,
-            "https://speltafel.example/problems/" + type(exc).__name__.lower(),
-            {field: [exc.detail]} if field else None,
-        )
 
     return app

@@ -14,8 +14,15 @@ from flask import Flask, Response, request, send_from_directory
 from flask_smorest import Api, Blueprint
 from werkzeug.exceptions import HTTPException
 
+from shared.errors import ServiceError
 from shared.web.observability import Gauges, install_metrics
-from shared.web.problems import ApiProblem, from_api_problem, from_http_exception, problem_response
+from shared.web.problems import (
+    PROBLEM_TYPE_BASE,
+    ApiProblem,
+    from_api_problem,
+    from_http_exception,
+    problem_response,
+)
 
 log = logging.getLogger(__name__)
 
@@ -143,6 +150,19 @@ def create_service_app(
     @app.route("/docs/assets/<path:filename>")
     def swagger_assets(filename: str) -> Response:
         return send_from_directory(assets, filename)
+
+    @app.errorhandler(ServiceError)
+    def _service_error(exc: ServiceError) -> Response:
+        headers = {"WWW-Authenticate": "Bearer"} if exc.status == 401 else None
+        return problem_response(
+            exc.status,
+            exc.title,
+            exc.detail,
+            PROBLEM_TYPE_BASE + type(exc).__name__.lower(),
+            exc.problem_errors(),
+            headers,
+            **exc.problem_extra(),
+        )
 
     @app.errorhandler(ApiProblem)
     def _problem(exc: ApiProblem) -> Response:

@@ -1,56 +1,52 @@
-"""Errors of the question use cases; bootstrap turns each into one problem+json answer."""
+"""Errors of the question use cases (on shared.errors; the one shared handler renders them)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from shared.errors import (
+    Conflict,
+    Forbidden,
+    InvalidRequest,
+    NotFound,
+    ServiceError,
+    Unauthorized,
+    Unavailable,
+    UnsupportedMediaType,
+)
 
-class QuestionsServiceError(Exception):
-    status = 400
-    title = "Bad Request"
-
-    def __init__(self, detail: str, field: str | None = None, **extra: Any) -> None:
-        super().__init__(detail)
-        self.detail = detail
-        self.field = field
-        self.extra = extra
-
-
-class NotFound(QuestionsServiceError):
-    status, title = 404, "Not Found"
+QuestionsServiceError = ServiceError
 
 
-class Unauthorized(QuestionsServiceError):
-    status, title = 401, "Unauthorized"
-
-
-class Forbidden(QuestionsServiceError):
-    status, title = 403, "Forbidden"
-
-
-class Conflict(QuestionsServiceError):
-    status, title = 409, "Conflict"
-
-
-class UnsupportedMediaType(QuestionsServiceError):
-    status, title = 415, "Unsupported Media Type"
-
-
-class InvalidRequest(QuestionsServiceError):
-    """422 naming the field that is wrong."""
-
-    status, title = 422, "Unprocessable Content"
-
-
-class PackRejected(QuestionsServiceError):
+class PackRejected(InvalidRequest):
     """422: the pack has errors; ``rows`` lists every one, nothing was imported."""
 
-    status, title = 422, "Invalid question pack"
+    title = "Invalid question pack"
 
     def __init__(self, detail: str, rows: list[dict[str, Any]]) -> None:
-        super().__init__(detail)
+        super().__init__(detail, rows=rows)
         self.rows = rows
 
+    def problem_errors(self) -> dict[str, list[str]]:
+        errors: dict[str, list[str]] = {}
+        for r in self.rows:
+            name = r["field"] if r["row"] is None else f"questions[{r['row']}].{r['field']}"
+            errors.setdefault(name, []).append(r["message"])
+        return errors
 
-class RoutingUnavailable(QuestionsServiceError):
-    status, title = 503, "Routing unavailable"
+
+class RoutingUnavailable(Unavailable):
+    title = "Routing unavailable"
+
+
+__all__ = [
+    "Conflict",
+    "Forbidden",
+    "InvalidRequest",
+    "NotFound",
+    "PackRejected",
+    "QuestionsServiceError",
+    "RoutingUnavailable",
+    "Unauthorized",
+    "UnsupportedMediaType",
+]

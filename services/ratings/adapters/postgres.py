@@ -17,8 +17,8 @@ import psycopg
 from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool
 
-from services.ratings.domain.rating import Adjustment, Rating, ordinal
 from services.ratings.domain.ports import GameRecord, HistoryRow, RatingsRepository, UnitOfWork
+from services.ratings.domain.rating import Adjustment, Rating, ordinal
 from shared.eventstore.model import NewEvent
 from shared.eventstore.postgres import PostgresEventStore
 from shared.outbox import consume_once

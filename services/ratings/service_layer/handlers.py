@@ -14,6 +14,7 @@ from typing import Any
 
 from services.ratings.domain import pools as pool_catalogue
 from services.ratings.domain.chart import rating_svg
+from services.ratings.domain.ports import HistoryRow, RatingsRepository, UnitOfWork
 from services.ratings.domain.rating import (
     INITIAL_MU,
     INITIAL_SIGMA,
@@ -26,7 +27,6 @@ from services.ratings.domain.rating import (
     result_from_finished,
 )
 from services.ratings.service_layer.errors import InvalidMessage, InvalidRequest, NotFound
-from services.ratings.domain.ports import HistoryRow, RatingsRepository, UnitOfWork
 
 log = logging.getLogger(__name__)
 
