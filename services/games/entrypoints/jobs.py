@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import logging
 import uuid
-from functools import lru_cache
 from typing import Any
 
 import psycopg
@@ -22,13 +21,22 @@ log = logging.getLogger(__name__)
 _NAMESPACE = uuid.UUID("6f1c3f1e-6d1b-4d0e-9a55-5e7a1a0b7c11")
 
 
-@lru_cache(maxsize=1)
+_SERVICES: dict[tuple[str, str, str], GamesService] = {}
+
+
 def _service() -> GamesService:
+    """Built on first use (never at import time) and kept for the worker's life, per configuration."""
+    import os
+
     from services.games.bootstrap import build_service
     from shared.config import Settings
     from shared.service_kit import Infrastructure
 
-    return build_service(Infrastructure.connect(Settings.from_env(), max_size=4))
+    settings = Settings.from_env()
+    key = (settings.database_url, settings.redis_url, os.environ.get("SPELTAFEL_EXTRA_ENGINES", ""))
+    if key not in _SERVICES:
+        _SERVICES[key] = build_service(Infrastructure.connect(settings, max_size=4))
+    return _SERVICES[key]
 
 
 def handle_message(message: dict[str, Any]) -> None:

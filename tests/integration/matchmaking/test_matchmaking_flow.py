@@ -43,7 +43,7 @@ def _clear_caches() -> None:
     from services.games.entrypoints import jobs as games_jobs
     from services.matchmaking.entrypoints import jobs as mm_jobs
 
-    games_jobs._service.cache_clear()
+    games_jobs._SERVICES.clear()
     mm_jobs._service.cache_clear()
 
 
