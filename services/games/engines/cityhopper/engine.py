@@ -21,7 +21,7 @@ from .board import CITY_IDS
 from .decide import decide
 from .evolve import evolve
 from .invariants import check
-from .legal import legal_moves
+from .legal import legal_moves, selfplay_answers
 from .provider import selfplay_provider
 from .state import (
     AWAIT_ROLL,
@@ -151,6 +151,19 @@ class CityHopperEngine(Engine[State]):
         return views.redact_event(event, seat)
 
     # --- checks ----------------------------------------------------------------------------
+    def selfplay_moves(self, state: State, seat: int) -> list[Move]:
+        """Legal moves, but answers mostly right (``legal.selfplay_answers``) so random games end."""
+        q = state.question
+        if (
+            state.phase == QUESTION
+            and q is not None
+            and q.get("stage") == "answer"
+            and seat in self.to_move(state)
+        ):
+            payloads = selfplay_answers(q["question"], int(q["request_no"]))
+            return [{"type": "answer", "payload": p} for p in payloads]
+        return self.legal_moves(state, seat)
+
     def selfplay_provider(self) -> Callable[[ExternalRequest], dict[str, Any]] | None:
         return selfplay_provider()
 

@@ -1,7 +1,8 @@
 """``legal_moves``: every legal move of a seat as a complete move object.
 
-In the QUESTION phase the list is a small, finite sample of well-formed answers for random play
-(the right answer and near misses, and some wrong ones); ``decide`` accepts any well-formed answer.
+In the QUESTION phase the list is a small, finite set of well-formed answers (right ones and wrong
+ones, see ``answer_payloads``); ``decide`` accepts any well-formed answer. ``selfplay_answers`` is
+the narrower set random self-play picks from (``Engine.selfplay_moves``).
 """
 
 from __future__ import annotations
@@ -52,9 +53,7 @@ def legal_moves(s: State, seat: int) -> list[Move]:
         q = s.question
         if q is None or q.get("stage") != "answer" or q.get("question") is None:
             return []
-        return [
-            {"type": "answer", "payload": pl} for pl in sample_answers(q["question"], int(q["request_no"]))
-        ]
+        return [{"type": "answer", "payload": pl} for pl in answer_payloads(q["question"])]
     if s.phase == PURCHASE:
         return purchase_moves(s, seat)
     return []
@@ -81,19 +80,22 @@ def purchase_moves(s: State, seat: int) -> list[Move]:
 
 
 WRONG_EVERY = 64
-"""Wrong answers are sampled for one question in ``WRONG_EVERY`` (by request number)."""
+"""Self-play offers the wrong answers for one question in ``WRONG_EVERY`` (by request number)."""
 
 
-def sample_answers(question: dict[str, Any], request_no: int) -> list[dict[str, Any]]:
-    """A few well-formed answers for random play, right ones first.
+def answer_payloads(question: dict[str, Any]) -> list[dict[str, Any]]:
+    """The listed answers, right ones first. Right: for a distance the exact value and two guesses
+    inside the 15 % margin; for a choice the key's option; for a flag every pair of its colours.
+    Wrong: two distances far off, every other option, a flag pair with a colour the flag lacks."""
+    right, wrong = _answers(question)
+    return right + wrong
 
-    Right: for a distance the exact value and two guesses inside the 15 % margin; for a choice the
-    key's option; for a flag every pair of its colours. Wrong (only for one question in
-    ``WRONG_EVERY``, chosen by request number): a distance far off, every other option, a flag
-    pair with a colour the flag lacks. Random play then answers about 99 % of the questions
-    right; with every option always listed (about 40 % right) the extra end cities of CH-17 come
-    faster than end cities are played away and random games do not end.
-    """
+
+def selfplay_answers(question: dict[str, Any], request_no: int) -> list[dict[str, Any]]:
+    """What random self-play picks from: the right answers, plus the wrong ones for one question in
+    ``WRONG_EVERY`` (chosen by request number), so about 99 % of the answers are right. Picking
+    uniformly among all listed answers (about 40 % right) makes the extra end cities of CH-17 come
+    faster than end cities are played away, and random games do not end."""
     right, wrong = _answers(question)
     return right + (wrong if request_no % WRONG_EVERY == 0 else [])
 

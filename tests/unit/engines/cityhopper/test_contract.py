@@ -154,3 +154,25 @@ def test_spectator_sees_no_secret_end_city() -> None:
     assert all(e == {"city": None} for p in v["players"] for e in p["end_cities"])
     assert v["decks"] == {"blue": 74, "yellow": 82, "green": 50} and v["num_players"] == 4
     assert E.full_view(g.s)["num_players"] == 4
+
+
+def test_answer_lists_right_and_wrong_and_selfplay_mostly_right() -> None:
+    """legal_moves lists right and wrong answers; selfplay_moves offers wrong ones for one question
+    in 64, so random games end (see legal.selfplay_answers)."""
+    from shared.cityhopper.grading import grade
+
+    g = Game(2).turn(0, "delft", 4)
+    g.do(0, {"type": "move", "edge": "road:delft--rotterdam"})
+    g.ask(5)
+    assert g.s.question is not None and g.s.question["request_no"] == 0
+    q = g.s.question["question"]
+    graded = [grade(q, m["payload"]).correct for m in g.legal()]
+    assert True in graded and False in graded
+    assert E.selfplay_moves(g.s, 0) == g.legal()  # request 0: wrong answers offered too
+    g.answer(True)
+    g.do(0, {"type": "skip_purchase"})
+    g.do(0, {"type": "move", "edge": "road:delft--rotterdam"})
+    g.ask(1)
+    q = g.s.question["question"]
+    assert all(grade(q, m["payload"]).correct for m in E.selfplay_moves(g.s, 0))
+    assert not all(grade(q, m["payload"]).correct for m in g.legal())
