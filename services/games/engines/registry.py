@@ -14,6 +14,7 @@ BUILTIN: dict[str, str] = {
     "roparun": "services.games.engines.roparun:RoparunEngine",
     "paardenkoppen": "services.games.engines.paardenkoppen:PaardenkoppenEngine",
     "hoppaa": "services.games.engines.hoppaa:HopPaaEngine",
+    "cityhopper": "services.games.engines.cityhopper:CityHopperEngine",
 }
 
 
