@@ -27,6 +27,7 @@ def test_CH1_R1_two_to_four_players() -> None:
 
 
 def test_CH2_seat_order_is_clockwise() -> None:
+    # covers CH-2 (see RULES.md)
     g = Game(3).turn(1, "den-haag", 2)
     g.do(1, {"type": "move", "edge": "road:den-haag--zoetermeer"})
     g.arrive_and_answer(False)
@@ -57,6 +58,7 @@ def test_CH4_R32_decks_shuffled_by_chance_and_ticket_stock() -> None:
 
 
 def test_CH5_CH6_CH7_start_and_end_cities() -> None:
+    # covers CH-5 (see RULES.md)
     g = Game(3)
     s = g.s
     assert [p.start_city for p in s.players] == list(CITY_IDS[:3])
@@ -99,6 +101,7 @@ def test_CH9_roll_sets_steps() -> None:
 
 
 def test_CH10_R5_steps_lost_without_legal_step() -> None:
+    # covers CH-10 (see RULES.md)
     g = Game(2).turn(0, "hengelo", 5)
     g.edit().players[0].barred = ["almelo"]
     g.do(0, {"type": "move", "edge": "road:enschede--hengelo"})
@@ -128,6 +131,7 @@ def test_CH11_CH12_forks_only_at_cities_heading_kept() -> None:
 
 
 def test_CH13_entering_a_city_stops_the_pawn() -> None:
+    # covers CH-13 (see RULES.md)
     g = Game(2).turn(0, "amsterdam", 6)
     g.do(0, {"type": "move", "edge": "road:amsterdam--zaandam"})
     assert g.s.players[0].pos.at == "zaandam" and g.s.steps == 4 and g.s.phase == "QUESTION"
@@ -149,6 +153,7 @@ def test_CH14_R12_toll_then_category_then_question() -> None:
 
 
 def test_CH15_R14_correct_answer_order() -> None:
+    # covers CH-15 (see RULES.md)
     g = Game(2).turn(0, "delft", 5)
     g.top_green("K27")
     g.do(0, {"type": "move", "edge": "road:delft--den-haag"})
@@ -165,6 +170,7 @@ def test_CH15_R14_correct_answer_order() -> None:
 
 
 def test_CH16_wrong_answer_ends_turn() -> None:
+    # covers CH-16 (see RULES.md)
     g = Game(2).turn(0, "delft", 5)
     g.do(0, {"type": "move", "edge": "road:delft--den-haag"})
     ev = g.arrive_and_answer(False)
@@ -173,6 +179,7 @@ def test_CH16_wrong_answer_ends_turn() -> None:
 
 
 def test_CH17_R7_three_points_extra_end_city() -> None:
+    # covers CH-17 (see RULES.md)
     g = Game(2).turn(0, "delft", 5)
     g.edit().players[0].penalty = 2
     g.do(0, {"type": "move", "edge": "road:delft--den-haag"})
@@ -202,6 +209,7 @@ def test_CH20_R31_barred_cities() -> None:
 
 
 def test_CH21_R8_stuck_at_turn_start_asks_without_toll() -> None:
+    # covers CH-21 (see RULES.md)
     g = Game(2).turn(0, "enschede", 0)
     g.own(1, "enschede")
     s = g.edit()
@@ -217,12 +225,14 @@ def test_CH21_R8_stuck_at_turn_start_asks_without_toll() -> None:
 
 
 def test_CH22_R9_dike_one_step() -> None:
+    # covers CH-22 (see RULES.md)
     g = Game(2).turn(0, "enkhuizen", 3)
     g.do(0, {"type": "move", "edge": "dike:enkhuizen--lelystad"})
     assert g.s.players[0].pos.at == "lelystad" and g.s.steps == 2
 
 
 def test_CH23_CH24_CH25_R15_boats() -> None:
+    # covers CH-23 (see RULES.md)
     g = Game(2).turn(0, "harlingen", 3, money=3)
     legal = g.legal()
     assert {"type": "move", "edge": "boat:harlingen--vlieland"} not in legal  # EUR 4 > 3
@@ -252,6 +262,9 @@ def test_CH27_R10_buy_flight_conditions() -> None:
 
 
 def test_CH28_CH29_CH49_ticket_flight_and_waiting_on_the_airport() -> None:
+    # covers CH-49 (see RULES.md)
+    # covers CH-29 (see RULES.md)
+    # covers CH-28 (see RULES.md)
     g = Game(2).turn(0, "amsterdam", 2)
     s = g.edit()
     s.players[0].tickets.append("FREE_FLIGHT")
@@ -281,6 +294,7 @@ def test_CH30_CH37_buy_normal_city() -> None:
 
 
 def test_CH31_R11_toll_on_each_entry_only() -> None:
+    # covers CH-31 (see RULES.md)
     g = Game(2).turn(0, "delft", 6)
     g.own(1, "rotterdam")
     g.do(0, {"type": "move", "edge": "road:delft--rotterdam"})
@@ -290,6 +304,7 @@ def test_CH31_R11_toll_on_each_entry_only() -> None:
 
 
 def test_CH32_start_city_can_be_bought() -> None:
+    # covers CH-32 (see RULES.md)
     g = Game(2).turn(0, "delft", 5, money=10)
     g.do(0, {"type": "move", "edge": "road:delft--rotterdam"})
     g.arrive_and_answer(True)
@@ -298,6 +313,7 @@ def test_CH32_start_city_can_be_bought() -> None:
 
 
 def test_CH33_only_capitals_draw_chance_cards() -> None:
+    # covers CH-33 (see RULES.md)
     g = Game(2).turn(0, "haarlem", 5)
     ev = g.do(0, {"type": "move", "edge": "road:amsterdam--haarlem"})
     ev = g.arrive_and_answer(True)
@@ -313,6 +329,7 @@ def test_CH34_purchases_not_forced_and_no_debt() -> None:
 
 
 def test_CH35_no_trading_moves() -> None:
+    # covers CH-35 (see RULES.md)
     g = Game(2).turn(0, "delft", 5)
     assert _illegal(g, 0, {"type": "give_money", "to": 1}).code == "unknown_move"
     assert {d.type for d in E.moves()} == {
@@ -332,6 +349,7 @@ def test_CH36_R6_R13_one_purchase_after_a_correct_answer() -> None:
 
 
 def test_CH38_R21_end_city_purchase_is_public() -> None:
+    # covers CH-38 (see RULES.md)
     g = Game(2).turn(0, "delft", 5, money=20)
     g.give_end_cities(0, "breda", "assen")
     g.do(0, {"type": "move", "edge": "road:delft--rotterdam"})
@@ -344,6 +362,7 @@ def test_CH38_R21_end_city_purchase_is_public() -> None:
 
 
 def test_CH39_takeover_pays_the_owner() -> None:
+    # covers CH-39 (see RULES.md)
     g = Game(2).turn(0, "delft", 5, money=20)
     g.give_end_cities(0, "breda", "assen")
     g.own(1, "breda")
@@ -367,6 +386,7 @@ def test_CH40_R30_sale_only_with_empty_supply() -> None:
 
 
 def test_CH41_R19_answering_at_own_city_keeps_the_house() -> None:
+    # covers CH-41 (see RULES.md)
     g = Game(2).turn(0, "delft", 5)
     g.own(0, "rotterdam")
     g.do(0, {"type": "move", "edge": "road:delft--rotterdam"})
@@ -375,6 +395,7 @@ def test_CH41_R19_answering_at_own_city_keeps_the_house() -> None:
 
 
 def test_CH42_CH45_R20_final_only_when_entering_an_owned_end_city() -> None:
+    # covers CH-42 (see RULES.md)
     g = Game(2).turn(0, "delft", 5, money=20)
     g.give_end_cities(0, "rotterdam", "assen")
     g.do(0, {"type": "move", "edge": "road:delft--rotterdam"})
@@ -385,6 +406,7 @@ def test_CH42_CH45_R20_final_only_when_entering_an_owned_end_city() -> None:
 
 
 def test_CH43_CH44_CH47_final_answer_and_win() -> None:
+    # covers CH-43 (see RULES.md)
     g = Game(2).turn(0, "delft", 5)
     g.give_end_cities(0, "rotterdam")
     g.own(0, "rotterdam")
@@ -396,6 +418,7 @@ def test_CH43_CH44_CH47_final_answer_and_win() -> None:
 
 
 def test_CH46_owning_counts_however_the_house_got_there() -> None:
+    # covers CH-46 (see RULES.md)
     g = Game(2).turn(0, "delft", 5)
     g.own(0, "rotterdam")
     g.give_end_cities(0, "rotterdam", "assen")
@@ -404,6 +427,7 @@ def test_CH46_owning_counts_however_the_house_got_there() -> None:
 
 
 def test_CH48_CH50_R16_free_boat_ticket() -> None:
+    # covers CH-50 (see RULES.md)
     g = Game(2).turn(0, "harlingen", 3, money=0)
     s = g.edit()
     s.players[0].tickets.append("FREE_BOAT")
@@ -506,6 +530,7 @@ def test_R33_R34_deck_and_board_from_data() -> None:
 
 
 def test_CH44_final_wrong_bars_the_end_city() -> None:
+    # covers CH-44 (see RULES.md)
     g = Game(2).turn(0, "delft", 5)
     g.give_end_cities(0, "rotterdam", "assen")
     g.own(0, "rotterdam")
