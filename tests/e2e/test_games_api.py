@@ -155,7 +155,8 @@ def test_audit_fails_naming_the_event_for_tampering(games_url: str, database_url
     assert admin.get(f"/v1/games/{game_id}/audit").json()["ok"]
     with psycopg.connect(database_url, autocommit=True) as conn:
         conn.execute(
-            "UPDATE games.events SET payload = jsonb_set(payload, '{values}', '[6]') "
+            "UPDATE games.events SET payload = jsonb_set(payload, '{values}', "
+            "jsonb_build_array(7 - (payload->'values'->>0)::int)) "  # another face, whatever was rolled
             "WHERE stream_id=%s AND version = (SELECT min(version) FROM games.events WHERE stream_id=%s AND type='ChanceResolved' AND payload->>'purpose'='roll')",
             (game_id, game_id),
         )
