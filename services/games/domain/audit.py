@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from services.games.domain.play import Progress, SeedMaterial
-from services.games.domain.table import Table, resign_outcome
+from services.games.domain.table import SERVICE_EVENTS, Table, resign_outcome
 from services.games.engines.base import CHANCE_EVENT, EXTERNAL_EVENT, Engine, EngineError, IllegalMove
 from services.games.engines.registry import Registry, UnknownGameType
 from shared.eventstore.chain import verify_chain
@@ -152,15 +152,7 @@ def _replay_and_compare(
             wanted = pending.as_dict() if pending is not None else None
             if wanted != {k: payload.get(k) for k in ("kind", "request_no", "params")}:
                 moves.fail(version, "an external answer the game was not waiting for")
-        elif type_ not in {
-            "GameCreated",
-            "PlayerJoined",
-            "GameStarted",
-            "MoveMade",
-            "PlayerResigned",
-            "GameFinished",
-            "GameAborted",
-        }:
+        elif type_ not in SERVICE_EVENTS:
             if not expected:
                 moves.fail(version, f"{type_} was caused by no move")
             elif expected[0] != payload:

@@ -10,7 +10,7 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
-from services.games.domain.play import Progress, fold
+from services.games.domain.play import PrescribedSeeds, Progress, fold
 from services.games.engines.base import Engine, GameConfig, Outcome
 
 SERVICE_EVENTS = frozenset(
@@ -60,6 +60,11 @@ class Table:
     @property
     def ended(self) -> bool:
         return self.status in {"finished", "aborted"}
+
+    def seeds(self, server_seed: bytes) -> PrescribedSeeds:
+        """Where this table's chance values come from (the admin's recorded setup first, if any)."""
+        setup = tuple(tuple(v) for v in (self.setup or []))
+        return PrescribedSeeds(server_seed, self.game_id, tuple(self.client_seeds), setup)
 
     def clone(self) -> Table:
         """Copy for a tentative change; engine states are immutable, so sharing them is safe."""

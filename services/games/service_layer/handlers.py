@@ -364,12 +364,7 @@ class GamesService:
             "GameStarted", {"players": list(scratch.seats), "client_seeds": list(scratch.client_seeds)}
         )
         scratch.apply(engine, started.type, started.payload)
-        seeds = PrescribedSeeds(
-            server_seed,
-            scratch.game_id,
-            tuple(scratch.client_seeds),
-            tuple(tuple(v) for v in (scratch.setup or [])),
-        )
+        seeds = scratch.seeds(server_seed)
         _, opening = open_game(engine, scratch.config, seeds)
         return [started] + [Pending(e["type"], e) for e in opening]
 
@@ -482,12 +477,7 @@ class GamesService:
         scratch = table.clone()
         scratch.apply(engine, made.type, made.payload)
         assert scratch.progress is not None
-        seeds = PrescribedSeeds(
-            repo.server_seed(game_id),
-            game_id,
-            tuple(table.client_seeds),
-            tuple(tuple(v) for v in (table.setup or [])),
-        )
+        seeds = table.seeds(repo.server_seed(game_id))
         try:
             produced = apply_move(engine, scratch.progress, seat, move, seeds)
         except IllegalMove as exc:
@@ -650,12 +640,7 @@ class GamesService:
                         return False
                     scratch = table.clone()
                     assert scratch.progress is not None
-                    seeds = PrescribedSeeds(
-                        repo.server_seed(game_id),
-                        game_id,
-                        tuple(table.client_seeds),
-                        tuple(tuple(v) for v in (table.setup or [])),
-                    )
+                    seeds = table.seeds(repo.server_seed(game_id))
                     produced = fold(engine, scratch.progress, [external_event(pending, result)])
                     produced += settle_chance(engine, scratch.progress, seeds)
                     events = [Pending(e["type"], e) for e in produced]
