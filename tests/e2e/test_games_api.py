@@ -35,7 +35,10 @@ def play_to_end(game_id: str, clients: list[Client]) -> list[dict]:  # type: ign
 
 def new_game(base: str, n: int = 2) -> tuple[str, list[Client]]:
     clients = [register(base, f"p{k}") for k in range(n)]
-    r = clients[0].post("/v1/games", {"game_type": "diceduel", "num_players": n, "seats": [clients[0].player_id] + [None] * (n - 1)})
+    r = clients[0].post(
+        "/v1/games",
+        {"game_type": "diceduel", "num_players": n, "seats": [clients[0].player_id] + [None] * (n - 1)},
+    )
     assert r.status_code == 201, r.text
     game_id = r.json()["id"]
     for c in clients[1:]:
@@ -64,8 +67,9 @@ def test_whole_game_through_every_endpoint(games_url: str, database_url: str) ->
     assert audit["ok"], audit
     assert clients[0].get(f"/v1/games?status=finished&player={clients[0].player_id}").json()["total"] == 1
     with psycopg.connect(database_url) as conn:
-        rows = conn.execute("SELECT queue, message FROM games.outbox WHERE message->'body'->>'game_id' = %s",
-                            (game_id,)).fetchall()
+        rows = conn.execute(
+            "SELECT queue, message FROM games.outbox WHERE message->'body'->>'game_id' = %s", (game_id,)
+        ).fetchall()
     assert sorted(q for q, _ in rows) == ["matchmaking", "ratings"]  # GameFinished for ratings and leagues
     body = rows[0][1]["body"]
     assert rows[0][1]["type"] == "GameFinished" and body["outcome"] == final["result"]
@@ -81,13 +85,17 @@ def test_no_seat_sees_another_seats_hidden_bonus_until_the_end(games_url: str) -
         view = client.get(f"/v1/games/{game_id}").json()["view"]
         assert view["bonus"][seat] == full[seat] and view["bonus"][other] is None
         log = json.dumps(client.get(f"/v1/games/{game_id}/events").json())
-        chance = [e for e in client.get(f"/v1/games/{game_id}/events").json()["events"] if e["type"] == "ChanceResolved"]
+        chance = [
+            e
+            for e in client.get(f"/v1/games/{game_id}/events").json()["events"]
+            if e["type"] == "ChanceResolved"
+        ]
         assert chance[0]["payload"]["values"][other] is None
         assert chance[0]["payload"]["values"][seat] == full[seat]
         state = client.get(f"/v1/games/{game_id}/state", params={"version": 4}).json()
         assert state["view"]["bonus"][other] is None
         assert client.get(f"/v1/games/{game_id}/export").status_code == 409
-        assert "revealed_seed\": \"" not in log
+        assert 'revealed_seed": "' not in log
     for seat, client in enumerate(clients):
         with client.get(f"/v1/games/{game_id}/events/stream", params={"timeout": 0.5}, stream=True) as r:
             lines = [ln for ln in r.raw.read().decode().splitlines() if ln.startswith("data: ")]
@@ -98,7 +106,9 @@ def test_no_seat_sees_another_seats_hidden_bonus_until_the_end(games_url: str) -
     assert spectator.get(f"/v1/games/{game_id}/legal-moves").json()["moves"] == []
     # a move out of turn is refused without revealing anything
     not_to_move = clients[1 - spec_view["to_move"][0]]
-    r = not_to_move.post(f"/v1/games/{game_id}/moves", {"move": {"type": "roll"}, "expected_version": spec_view["version"]})
+    r = not_to_move.post(
+        f"/v1/games/{game_id}/moves", {"move": {"type": "roll"}, "expected_version": spec_view["version"]}
+    )
     assert r.status_code == 403 and r.headers["Content-Type"] == "application/problem+json"
 
 
@@ -110,7 +120,12 @@ def test_stream_delivers_redacted_events_and_resumes(games_url: str) -> None:
         text = r.raw.read().decode()
     ids = [int(line[4:]) for line in text.splitlines() if line.startswith("id: ")]
     assert ids == list(range(1, len(ids) + 1)) and "event: end" in text
-    with clients[0].get(f"/v1/games/{game_id}/events/stream", headers={"Last-Event-ID": "3"}, params={"timeout": 5}, stream=True) as r:
+    with clients[0].get(
+        f"/v1/games/{game_id}/events/stream",
+        headers={"Last-Event-ID": "3"},
+        params={"timeout": 5},
+        stream=True,
+    ) as r:
         resumed = [int(line[4:]) for line in r.raw.read().decode().splitlines() if line.startswith("id: ")]
     assert resumed[0] == 4
 
@@ -120,20 +135,28 @@ def test_live_stream_sees_a_move_made_by_another_client(games_url: str) -> None:
     game = clients[0].get(f"/v1/games/{game_id}").json()
     watcher = clients[1 - game["to_move"][0]]
     mover = clients[game["to_move"][0]]
-    with watcher.get(f"/v1/games/{game_id}/events/stream", params={"timeout": 3, "after": game["version"]}, stream=True) as r:
-        mover.post(f"/v1/games/{game_id}/moves", {"move": {"type": "roll"}, "expected_version": game["version"]})
+    with watcher.get(
+        f"/v1/games/{game_id}/events/stream", params={"timeout": 3, "after": game["version"]}, stream=True
+    ) as r:
+        mover.post(
+            f"/v1/games/{game_id}/moves", {"move": {"type": "roll"}, "expected_version": game["version"]}
+        )
         text = r.raw.read().decode()
     assert "event: MoveMade" in text and "event: ChanceResolved" in text
 
 
-def test_concurrent_conflicting_moves_one_wins_and_retry_is_idempotent(games_url: str, database_url: str) -> None:
+def test_concurrent_conflicting_moves_one_wins_and_retry_is_idempotent(
+    games_url: str, database_url: str
+) -> None:
     game_id, clients = new_game(games_url, 2)
     game = clients[0].get(f"/v1/games/{game_id}").json()
     mover = clients[game["to_move"][0]]
     body = {"move": {"type": "roll"}, "expected_version": game["version"]}
 
     def send(k: int) -> int:
-        return mover.post(f"/v1/games/{game_id}/moves", body, headers={"Idempotency-Key": f"k{k}"}).status_code
+        return mover.post(
+            f"/v1/games/{game_id}/moves", body, headers={"Idempotency-Key": f"k{k}"}
+        ).status_code
 
     with ThreadPoolExecutor(6) as ex:
         codes = list(ex.map(send, range(6)))
@@ -144,7 +167,12 @@ def test_concurrent_conflicting_moves_one_wins_and_retry_is_idempotent(games_url
     assert again.status_code == 201
     assert clients[0].get(f"/v1/games/{game_id}").json()["version"] == after  # nothing written
     with psycopg.connect(database_url) as conn:
-        versions = [r[0] for r in conn.execute("SELECT version FROM games.events WHERE stream_id=%s ORDER BY version", (game_id,))]
+        versions = [
+            r[0]
+            for r in conn.execute(
+                "SELECT version FROM games.events WHERE stream_id=%s ORDER BY version", (game_id,)
+            )
+        ]
     assert versions == list(range(1, after + 1))
 
 
@@ -174,7 +202,10 @@ def test_malformed_requests_get_problem_json(games_url: str) -> None:
         player.post("/v1/games", {"game_type": "diceduel", "num_players": 2, "seed": "00" * 32}),
         player.post("/v1/games", "not json"),
         player.get("/v1/games/not-a-uuid"),
-        player.post("/v1/games/" + "0" * 8 + "-0000-0000-0000-" + "0" * 12 + "/moves", {"move": {}, "expected_version": 0}),
+        player.post(
+            "/v1/games/" + "0" * 8 + "-0000-0000-0000-" + "0" * 12 + "/moves",
+            {"move": {}, "expected_version": 0},
+        ),
         player.get("/v1/games?limit=0"),
         requests.post(games_url + "/v1/players", json={"display_name": ""}, timeout=5),
         requests.get(games_url + "/v1/games/x", headers={"Authorization": "Bearer wrong"}, timeout=5),
@@ -187,3 +218,23 @@ def test_malformed_requests_get_problem_json(games_url: str) -> None:
         assert body["status"] == r.status_code and body["title"]
     assert cases[-1].headers.get("Allow")
     assert cases[2].json()["errors"]["options.target"]
+
+
+def test_resign_and_abort_end_games_that_still_audit(games_url: str) -> None:
+    game_id, clients = new_game(games_url, 3)
+    r = clients[1].post(f"/v1/games/{game_id}/resign")
+    assert r.status_code == 200, r.text
+    game = r.json()
+    assert game["status"] == "finished" and game["result"]["ranks"] == [1, 2, 1]
+    assert clients[0].post(f"/v1/games/{game_id}/resign").status_code == 409
+    assert clients[0].get(f"/v1/games/{game_id}/audit").json()["ok"]
+
+    game_id, clients = new_game(games_url, 2)
+    assert clients[0].post(f"/v1/games/{game_id}/abort", {"reason": "x"}).status_code == 403
+    admin = Client(games_url, ADMIN)
+    aborted = admin.post(f"/v1/games/{game_id}/abort", {"reason": "power cut at the club"}).json()
+    assert aborted["status"] == "aborted" and aborted["revealed_seed"]
+    export = clients[1].get(f"/v1/games/{game_id}/export").json()
+    assert export["events"][-1]["type"] == "GameAborted"
+    audit = clients[1].get(f"/v1/games/{game_id}/audit").json()
+    assert audit["ok"] and {c["name"]: c["status"] for c in audit["checks"]}["seed_commitment"] == "pass"

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from services.games.domain.play import Progress, SeedMaterial
-from services.games.domain.table import SERVICE_EVENTS, Table, resign_outcome
+from services.games.domain.table import SERVICE_EVENTS, Table, resign_outcome, table_teams
 from services.games.engines.base import CHANCE_EVENT, EXTERNAL_EVENT, Engine, EngineError, IllegalMove
 from services.games.engines.registry import Registry, UnknownGameType
 from shared.eventstore.chain import verify_chain
@@ -214,7 +214,7 @@ def _check_finish(
 ) -> None:
     resigned = [e["payload"]["seat"] for e in events if e["type"] == "PlayerResigned"]
     if resigned:
-        want = resign_outcome(table.num_players, resigned[0], engine.teams(table.config)).as_dict()
+        want = resign_outcome(table.num_players, resigned[0], table_teams(engine, table)).as_dict()
     else:
         outcome = engine.outcome(table.progress.state) if table.progress else None
         if outcome is None:

@@ -129,3 +129,10 @@ def resign_outcome(num_players: int, seat: int, teams: list[list[int]] | None) -
         team_ranks,
         [0.0 if r == 2 else 1.0 for r in team_ranks] if team_ranks else None,
     )
+
+
+def table_teams(engine: Engine[Any], table: Table) -> list[list[int]] | None:
+    """The partnerships at this table now (engines may only know them after a chance event)."""
+    if table.progress is None:
+        return engine.teams(table.config)
+    return engine.teams_in(table.progress.state, table.config)

@@ -171,6 +171,10 @@ class Engine(ABC, Generic[S]):
         """Fixed partnerships for this config, or None for free-for-all."""
         return None
 
+    def teams_in(self, state: S, config: GameConfig) -> list[list[int]] | None:
+        """Partnerships as they stand in ``state`` (some are only known after a chance event)."""
+        return self.teams(config)
+
     @abstractmethod
     def moves(self) -> list[MoveDoc]:
         """The move vocabulary."""

@@ -25,7 +25,7 @@ from services.games.domain.play import (
     open_game,
     settle_chance,
 )
-from services.games.domain.table import SERVICE_EVENTS, Table, resign_outcome
+from services.games.domain.table import SERVICE_EVENTS, Table, resign_outcome, table_teams
 from services.games.engines.base import (
     CHANCE_EVENT,
     Engine,
@@ -522,7 +522,7 @@ class GamesService:
                 raise Forbidden("you have no seat at this table", code="not_seated")
             if table.status != "running":
                 raise Conflict(f"the game is {table.status}", code=f"game_{table.status}")
-            outcome = resign_outcome(table.num_players, seat, engine.teams(table.config))
+            outcome = resign_outcome(table.num_players, seat, table_teams(engine, table))
             events = [
                 Pending("PlayerResigned", {"seat": seat, "player_id": identity.player_id}),
                 self._finished(table, outcome, repo.server_seed(game_id)),

@@ -251,6 +251,12 @@ class KlapperEngine(Engine[KlapperState]):
     def evolve(self, state: KlapperState, event: Event) -> KlapperState:
         return events.apply(state, event)
 
+    def teams_in(self, state: KlapperState, config: GameConfig) -> list[list[int]] | None:
+        """After omboeren the jacks have fixed the 4-player partnerships (KL-4)."""
+        if state.n in (4, 6) and state.side_of:
+            return [state.members(s) for s in range(state.num_sides)]
+        return self.teams(config)
+
     def outcome(self, state: KlapperState) -> Outcome | None:
         if state.phase != "game_over":
             return None
