@@ -5,22 +5,23 @@ registered engine's self-play rate and rebuild time."""
 from __future__ import annotations
 
 import logging
-import threading
+import os
+import socket
+import subprocess
+import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 
 import requests
-from werkzeug.serving import make_server
 
 from bench.common import bench_backends, latency_stats
 from bench.support.tally import Tally
-from services.games.bootstrap import create_app
 from services.games.domain.play import replay
 from services.games.engines.base import GameConfig
 from services.games.engines.registry import Registry, default_registry
 from services.games.service_layer.selfplay import SelfPlayReport, play_one
-from shared.config import Settings
 
 
 def _player(base: str, name: str) -> tuple[str, requests.Session]:
@@ -98,22 +99,24 @@ def replay_benchmarks() -> dict[str, Any]:
 
 
 def engine_benchmarks(registry: Registry) -> dict[str, Any]:
+    """Self-play moves per second (no invariant checks) and the rebuild time of the longest game."""
     out: dict[str, Any] = {}
     for engine in registry.all():
+        provider = engine.selfplay_provider()
         for config in engine.variants():
+            defaults = engine.normalize_options(config.num_players, {})
+            changed = ",".join(f"{k}={v}" for k, v in sorted(config.options.items()) if defaults.get(k) != v)
+            label = f"{engine.game_type}/{config.num_players}" + (f"/{changed}" if changed else "")
             report = SelfPlayReport()
             started = time.perf_counter()
-            logs = [play_one(engine, config, k, report, check_every_event=False) for k in range(20)]
+            logs = [
+                play_one(engine, config, k, report, check_every_event=False, provider=provider)
+                for k in range(20)
+            ]
             elapsed = time.perf_counter() - started
             longest = max(logs, key=len)
             t = time.perf_counter()
             replay(engine, config, longest)
-            label = f"{engine.game_type}/{config.num_players}" + (
-                "/"
-                + ",".join(
-                    f"{k}={v}" for k, v in sorted(config.options.items()) if k in {"mode", "variant", "quick"}
-                )
-            )
             out[label] = {
                 "selfplay_moves_per_s": round(report.moves / elapsed, 1),
                 "rebuild_ms": round((time.perf_counter() - t) * 1000, 2),
@@ -127,14 +130,50 @@ def main() -> dict[str, Any]:
     logging.getLogger("werkzeug").setLevel(logging.ERROR)
     out: dict[str, Any] = {"replay": replay_benchmarks(), "engines": engine_benchmarks(default_registry())}
     with bench_backends() as (db_url, redis_url, _):
-        base_settings = Settings.from_env()
-        settings = Settings(db_url, redis_url, "bench", "127.0.0.1", 0, base_settings.ports, "WARNING")
-        app = create_app(settings, Registry([Tally()]))
-        server = make_server("127.0.0.1", 0, app, threaded=True)
-        threading.Thread(target=server.serve_forever, daemon=True).start()
+        # a separate gunicorn process (2 workers x 16 threads), as the service runs in production
+        port = _free_port()
+        env = dict(
+            os.environ, DATABASE_URL=db_url, REDIS_URL=redis_url, ADMIN_TOKEN="bench", LOG_LEVEL="WARNING"
+        )
+        server = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "gunicorn",
+                "bench.support.tally_app:app()",
+                "--bind",
+                f"127.0.0.1:{port}",
+                "--worker-class",
+                "gthread",
+                "--workers",
+                "2",
+                "--threads",
+                "16",
+                "--log-level",
+                "warning",
+            ],
+            env=env,
+            cwd=Path(__file__).resolve().parents[1],
+        )
         try:
-            out["http"] = http_benchmarks(f"http://127.0.0.1:{server.server_port}")
-            out["http"]["server"] = "werkzeug threaded, in process with the clients (2 cores shared)"
+            base = f"http://127.0.0.1:{port}"
+            for _ in range(200):
+                try:
+                    if requests.get(base + "/readyz", timeout=1).status_code == 200:
+                        break
+                except requests.RequestException:
+                    time.sleep(0.1)
+            out["http"] = http_benchmarks(base)
+            out["http"]["server"] = (
+                "gunicorn gthread 2 workers x 16 threads; clients in another process, same 2 cores"
+            )
         finally:
-            server.shutdown()
+            server.terminate()
+            server.wait(10)
     return out
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import json
 import pkgutil
@@ -15,11 +16,12 @@ HERE = Path(__file__).parent
 def main() -> int:
     only = set(sys.argv[1:])
     results: dict[str, object] = {}
-    for module in sorted(m.name for m in pkgutil.iter_modules([str(HERE)])):
+    for module in sorted(m.name for m in pkgutil.iter_modules([str(HERE)]) if not m.ispkg):
         if module in {"run", "common"} or (only and module not in only):
             continue
         try:
-            results[module] = importlib.import_module(f"bench.{module}").main()
+            with contextlib.redirect_stdout(sys.stderr):  # only the combined JSON goes to stdout
+                results[module] = importlib.import_module(f"bench.{module}").main()
         except Exception as exc:
             results[module] = {
                 "error": f"{type(exc).__name__}: {exc}",
