@@ -7,10 +7,11 @@ STAMP  := $(VENV)/.installed
 .PHONY: run test lint typecheck layers unit integration e2e migrate bench install clean
 
 $(STAMP): pyproject.toml
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev]'
-	touch $(STAMP)
+	@echo "speltafel: installing into $(VENV)" >&2
+	@$(PYTHON) -m venv $(VENV)
+	@$(BIN)/pip install --quiet --upgrade pip >&2
+	@$(BIN)/pip install --quiet -e '.[dev]' >&2
+	@touch $(STAMP)
 
 install: $(STAMP)
 
