@@ -55,7 +55,15 @@ def test_whole_game_over_http_never_leaks_hands(games_url: str, game_type: str, 
     chooser = random.Random(f"{game_type}-{num_players}")
     after = 0
     engine = default_registry("").get(game_type)
-    mirror, mirrored = Table(game_id), 0  # the admin's full log folded locally, to pick sensible moves
+    mirror, mirrored = Table(game_id), 0
+    opening = admin.get(f"/v1/games/{game_id}").json()
+    illegal = seats[opening["to_move"][0]].post(
+        f"/v1/games/{game_id}/moves", {"move": {"type": "no_such_move"}, "expected_version": opening["version"]}
+    )
+    problem = illegal.json()
+    assert illegal.status_code == 422 and illegal.headers["Content-Type"] == "application/problem+json"
+    assert problem["rule"].split("-")[0] in {"PK", "HP", "KL", "RR", "CH"} and problem["detail"], problem
+    assert admin.get(f"/v1/games/{game_id}").json()["version"] == opening["version"]  # nothing written  # the admin's full log folded locally, to pick sensible moves
     for _ in range(20_000):
         full = admin.get(f"/v1/games/{game_id}").json()
         if full["status"] != "running":
