@@ -70,71 +70,19 @@ def resolve(b: Builder, seat: int) -> None:
     elif effect == "TRADE_IN_END_CITY":
         return _await(b, seat, card, "trade_in")
     elif effect == "GAIN":
-        amount = int(params["amount"])
-        b.emit(
-            {
-                "type": "MoneyTransferred",
-                "card": card,
-                "payer": "bank",
-                "payee": seat,
-                "amount": amount,
-                "due": amount,
-            }
-        )
+        _transfer(b, card, "bank", seat, int(params["amount"]))
     elif effect == "PAY_BANK":
-        due = int(params["amount"])
-        b.emit(
-            {
-                "type": "MoneyTransferred",
-                "card": card,
-                "payer": seat,
-                "payee": "bank",
-                "amount": min(due, p.money),
-                "due": due,
-            }
-        )
+        _transfer(b, card, seat, "bank", int(params["amount"]))
     elif effect == "COLLECT_FROM_EACH":
-        due = int(params["amount"])
         for o in range(s.num_players):
             if o != seat:
-                have = b.s.players[o].money
-                b.emit(
-                    {
-                        "type": "MoneyTransferred",
-                        "card": card,
-                        "payer": o,
-                        "payee": seat,
-                        "amount": min(due, have),
-                        "due": due,
-                    }
-                )
+                _transfer(b, card, o, seat, int(params["amount"]))
     elif effect == "PAY_TO_EACH":
-        due = int(params["amount"])
         for o in range(s.num_players):
             if o != seat:
-                have = b.s.players[seat].money
-                b.emit(
-                    {
-                        "type": "MoneyTransferred",
-                        "card": card,
-                        "payer": seat,
-                        "payee": o,
-                        "amount": min(due, have),
-                        "due": due,
-                    }
-                )
+                _transfer(b, card, seat, o, int(params["amount"]))
     elif effect == "PAY_PER_HOUSE":
-        due = int(params["amount"]) * len(s.houses_of(seat))
-        b.emit(
-            {
-                "type": "MoneyTransferred",
-                "card": card,
-                "payer": seat,
-                "payee": "bank",
-                "amount": min(due, p.money),
-                "due": due,
-            }
-        )
+        _transfer(b, card, seat, "bank", int(params["amount"]) * len(s.houses_of(seat)))
     elif effect in ("GO_TO", "GO_TO_START_CITY"):
         target = str(params["city"]) if effect == "GO_TO" else p.start_city
         here = p.pos.at
@@ -153,6 +101,21 @@ def resolve(b: Builder, seat: int) -> None:
     else:  # pragma: no cover - the deck holds only the effects above
         raise ValueError(f"unknown chance effect {effect!r}")
     _finish(b, seat)
+
+
+def _transfer(b: Builder, card: str, payer: int | str, payee: int | str, due: int) -> None:
+    """A card's payment: the bank pays in full, a player pays what he has up to what is due."""
+    amount = due if payer == "bank" else min(due, b.s.players[int(payer)].money)
+    b.emit(
+        {
+            "type": "MoneyTransferred",
+            "card": card,
+            "payer": payer,
+            "payee": payee,
+            "amount": amount,
+            "due": due,
+        }
+    )
 
 
 def _finish(b: Builder, seat: int) -> None:
