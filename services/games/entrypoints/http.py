@@ -12,9 +12,10 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from services.games.entrypoints import schemas as s
-from services.games.service_layer.errors import InvalidRequest, Unauthorized
+from services.games.service_layer.errors import InvalidRequest
 from services.games.service_layer.handlers import GamesService
-from shared.auth import Identity, PlayerDirectory, UnknownToken, authenticate
+from shared.auth import PlayerDirectory
+from shared.web.identity import request_identity
 
 players = Blueprint("players", __name__, url_prefix="/players", description="Player registration")
 game_types = Blueprint("game-types", __name__, url_prefix="/game-types", description="Hosted games")
@@ -35,14 +36,7 @@ def service() -> GamesService:
     return svc
 
 
-def identity() -> Identity:
-    directory: PlayerDirectory = current_app.extensions["player_directory"]
-    try:
-        return authenticate(
-            request.headers.get("Authorization"), current_app.config.get("ADMIN_TOKEN"), directory
-        )
-    except UnknownToken:
-        raise Unauthorized("the bearer token is not valid") from None
+identity = request_identity
 
 
 @players.route("", methods=["POST"])

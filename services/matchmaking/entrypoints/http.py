@@ -7,21 +7,29 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from flask import Response, current_app, request, stream_with_context
+from flask import Response, current_app, stream_with_context
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from services.matchmaking.entrypoints import schemas as s
 from services.matchmaking.service_layer.errors import Forbidden, Unauthorized
 from services.matchmaking.service_layer.handlers import MatchmakingService
-from shared.auth import Identity, PlayerDirectory, UnknownToken, authenticate
+from shared.web.identity import request_identity
 
 tickets = Blueprint("tickets", __name__, url_prefix="/tickets", description="The matchmaking queue")
 matching = Blueprint("matching", __name__, url_prefix="/matching", description="Running the matcher")
-private = Blueprint("private-tables", __name__, url_prefix="/private-tables",
-                    description="Private tables joined by invite code")
-leagues = Blueprint("leagues", __name__, url_prefix="/leagues",
-                    description="Leagues: seatings, standings, exports and disputes (organisers)")
+private = Blueprint(
+    "private-tables",
+    __name__,
+    url_prefix="/private-tables",
+    description="Private tables joined by invite code",
+)
+leagues = Blueprint(
+    "leagues",
+    __name__,
+    url_prefix="/leagues",
+    description="Leagues: seatings, standings, exports and disputes (organisers)",
+)
 
 AUTH: list[dict[str, list[str]]] = [{"bearerAuth": []}]
 TERMINAL = {"ready", "finished", "aborted", "cancelled"}
@@ -32,12 +40,7 @@ def service() -> MatchmakingService:
     return svc
 
 
-def identity() -> Identity:
-    directory: PlayerDirectory = current_app.extensions["player_directory"]
-    try:
-        return authenticate(request.headers.get("Authorization"), current_app.config.get("ADMIN_TOKEN"), directory)
-    except UnknownToken:
-        raise Unauthorized("the bearer token is not valid") from None
+identity = request_identity
 
 
 # ------------------------------------------------------------------------------ tickets
@@ -75,8 +78,12 @@ class TicketResource(MethodView):
         "200": {
             "description": "Server-Sent Events: one `status` event with the ticket as JSON whenever its status"
             " changes (first the current one); `end` once it is ready, finished, aborted or cancelled.",
-            "content": {"text/event-stream": {"schema": {"type": "string"},
-                                              "example": "event: status\ndata: {\"status\": \"ready\"}\n\n"}},
+            "content": {
+                "text/event-stream": {
+                    "schema": {"type": "string"},
+                    "example": 'event: status\ndata: {"status": "ready"}\n\n',
+                }
+            },
         }
     },
 )
@@ -103,8 +110,11 @@ def stream_ticket(args: dict[str, Any], ticket_id: str) -> Response:
                 return
             time.sleep(interval)
 
-    return Response(stream_with_context(generate()), mimetype="text/event-stream",
-                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    return Response(
+        stream_with_context(generate()),
+        mimetype="text/event-stream",
+        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+    )
 
 
 @matching.route("/tick", methods=["POST"])
@@ -189,11 +199,15 @@ def get_standings(league_id: str) -> dict[str, Any]:
             "description": "`format=json`: the league and its standings; `format=csv`: one standings row per"
             " player.",
             "content": {
-                "application/json": {"schema": {"type": "object"},
-                                     "example": {"league": {"id": "4c1e..."}, "standings": {"rows": []}}},
-                "text/csv": {"schema": {"type": "string"},
-                             "example": "place,player_id,display_name,points,buchholz,wins,score,games,byes,"
-                             "provisional\n1,2f0a...,Anneke,7.5,31.0,2,41.0,3,0,False\n"},
+                "application/json": {
+                    "schema": {"type": "object"},
+                    "example": {"league": {"id": "4c1e..."}, "standings": {"rows": []}},
+                },
+                "text/csv": {
+                    "schema": {"type": "string"},
+                    "example": "place,player_id,display_name,points,buchholz,wins,score,games,byes,"
+                    "provisional\n1,2f0a...,Anneke,7.5,31.0,2,41.0,3,0,False\n",
+                },
             },
         }
     }

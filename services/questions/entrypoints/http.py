@@ -10,8 +10,9 @@ from flask_smorest import Blueprint
 from services.questions.entrypoints import schemas as s
 from services.questions.service_layer.errors import Forbidden, Unauthorized
 from services.questions.service_layer.handlers import QuestionsService
-from shared.auth import Identity, PlayerDirectory, UnknownToken, authenticate
+from shared.auth import Identity
 from shared.cityhopper.roads import CIRCUITY, ESTIMATE_METHOD
+from shared.web.identity import request_identity
 
 cities = Blueprint("cities", __name__, url_prefix="/cities", description="The 82 places of CityHopper")
 distance = Blueprint(
@@ -40,11 +41,7 @@ def service() -> QuestionsService:
 
 
 def require_admin() -> Identity:
-    directory: PlayerDirectory = current_app.extensions["player_directory"]
-    try:
-        who = authenticate(request.headers.get("Authorization"), current_app.config.get("ADMIN_TOKEN"), directory)
-    except UnknownToken:
-        raise Unauthorized("the bearer token is not valid", field="Authorization") from None
+    who = request_identity()
     if who.anonymous:
         raise Unauthorized("the admin bearer token is required", field="Authorization")
     if not who.admin:
@@ -99,7 +96,9 @@ def get_distance(args: dict[str, Any]) -> dict[str, Any]:
 def get_map(args: dict[str, Any]) -> Response:
     """The route A -> Y on a map of the board (SVG)."""
     svg = service().map_svg(args["from_"], args["to"])
-    return Response(svg, status=200, mimetype="image/svg+xml", headers={"Cache-Control": "public, max-age=3600"})
+    return Response(
+        svg, status=200, mimetype="image/svg+xml", headers={"Cache-Control": "public, max-age=3600"}
+    )
 
 
 # -- the question bank -----------------------------------------------------------------------------
@@ -187,7 +186,10 @@ def get_pack(pack_id: str) -> dict[str, Any]:
         "200": {
             "description": "the stored version (header version = the stored version number); importing it "
             "again gives the same content hash",
-            "content": {"application/json": {"schema": {"type": "object"}}, "text/csv": {"schema": {"type": "string"}}},
+            "content": {
+                "application/json": {"schema": {"type": "object"}},
+                "text/csv": {"schema": {"type": "string"}},
+            },
         }
     },
 )
@@ -197,7 +199,10 @@ def export_pack(args: dict[str, Any], pack_id: str, version: int) -> Response:
     text, media = service().export_pack(pack_id, version, args["format"])
     filename = f"{pack_id}-v{version}.{args['format']}"
     return Response(
-        text, status=200, content_type=media, headers={"Content-Disposition": f'attachment; filename="{filename}"'}
+        text,
+        status=200,
+        content_type=media,
+        headers={"Content-Disposition": f'attachment; filename="{filename}"'},
     )
 
 
