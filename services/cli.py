@@ -33,15 +33,16 @@ def cmd_migrate(args: argparse.Namespace) -> int:
 
 def cmd_worker(args: argparse.Namespace) -> int:
     from redis import Redis
-    from rq import Queue, SimpleWorker
+    from rq import Queue
 
     from shared.config import Settings
+    from shared.outbox import ConsumerWorker
     from shared.web.observability import configure_logging
 
     configure_logging(f"{args.service}-worker", Settings.from_env().log_level)
     redis = Redis.from_url(Settings.from_env().redis_url)
-    worker = SimpleWorker([Queue(args.service, connection=redis)], connection=redis)
-    worker.work(burst=args.burst, with_scheduler=False)
+    worker = ConsumerWorker([Queue(args.service, connection=redis)], connection=redis)
+    worker.work(burst=args.burst, with_scheduler=True)  # the scheduler enqueues due retries
     return 0
 
 
@@ -52,6 +53,7 @@ def cmd_relay(args: argparse.Namespace) -> int:
 
     from shared.config import Settings
     from shared.db import make_pool
+    from shared.messages import QUEUES
     from shared.outbox import run_relay
     from shared.web.observability import configure_logging
 
@@ -61,7 +63,7 @@ def cmd_relay(args: argparse.Namespace) -> int:
     signal.signal(signal.SIGTERM, lambda *_: stopping.update(now=True))
     signal.signal(signal.SIGINT, lambda *_: stopping.update(now=True))
     run_relay(make_pool(settings.database_url, max_size=2), list(SERVICES), Redis.from_url(settings.redis_url),
-              lambda: stopping["now"])
+              lambda: stopping["now"], queues=QUEUES)
     return 0
 
 

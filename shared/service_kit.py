@@ -11,7 +11,7 @@ from redis import Redis
 from shared.config import Settings
 from shared.db import make_pool
 from shared.messages import QUEUES
-from shared.outbox import outbox_lag
+from shared.outbox import job_counts, outbox_stats
 from shared.web.app import ReadyCheck
 
 
@@ -40,11 +40,9 @@ class Infrastructure:
         return {"postgres": postgres, "redis": redis}
 
     def gauges(self, schema: str) -> dict[str, float]:
-        pending, age = outbox_lag(self.pool, schema)
-        out: dict[str, float] = {"outbox_pending": float(pending), "outbox_oldest_seconds": age}
-        for queue in QUEUES:
-            out[f"queue_depth_{queue}"] = float(self.redis.llen(f"rq:queue:{queue}"))
-        return out
+        """Outbox lag of ``schema`` (pending, failing, unconfirmed) and every queue's depth, failed and
+        scheduled (retrying) job counts."""
+        return outbox_stats(self.pool, schema) | job_counts(self.redis, QUEUES)
 
     def config(self) -> dict[str, Any]:
         return {"ADMIN_TOKEN": self.settings.admin_token}
