@@ -80,6 +80,8 @@ def start_embedded_redis(data_dir: Path, port: int = EMBEDDED_REDIS_PORT) -> tup
             str(data_dir),
             "--appendonly",
             "yes",
+            "--appendfsync",
+            "everysec",
             "--save",
             "",
             "--daemonize",

@@ -3,6 +3,7 @@ checked as data: every service, worker and the relay present, commands the CLI k
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import yaml
@@ -37,3 +38,19 @@ def test_kubernetes_manifests_scale_every_role_against_external_backends() -> No
     assert ("Job", "speltafel-migrate") in kinds
     secret = next(d for d in docs if d["kind"] == "Secret")
     assert {"DATABASE_URL", "REDIS_URL", "ADMIN_TOKEN"} <= set(secret["stringData"])
+
+
+def _aof_everysec(args: list[str]) -> bool:
+    pairs = dict(itertools.pairwise(args))
+    return pairs.get("--appendonly") == "yes" and pairs.get("--appendfsync") == "everysec"
+
+
+def test_compose_and_kubernetes_run_redis_with_an_append_only_file_synced_every_second() -> None:
+    """Queued jobs survive a Redis restart (issue 14 item 4)."""
+    compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+    assert _aof_everysec(compose["services"]["redis"]["command"])
+    assert "redisdata:/data" in compose["services"]["redis"]["volumes"]
+    docs = [d for d in yaml.safe_load_all((ROOT / "deploy" / "k8s" / "speltafel.yaml").read_text()) if d]
+    redis = next(d for d in docs if d["kind"] == "StatefulSet" and d["metadata"]["name"] == "redis")
+    container = redis["spec"]["template"]["spec"]["containers"][0]
+    assert _aof_everysec(container["args"]) and redis["spec"]["volumeClaimTemplates"]
