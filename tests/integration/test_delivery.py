@@ -300,3 +300,37 @@ def test_the_embedded_redis_keeps_an_append_only_file_synced_every_second(tmp_pa
         assert config["appendonly"] == "yes" and config["appendfsync"] == "everysec"
     finally:
         stop()
+
+
+def test_the_running_relay_delivers_again_what_a_restarted_redis_lost(
+        pool: ConnectionPool, env: pytest.MonkeyPatch, own_redis: OwnRedis, database_url: str) -> None:
+    """The relay loop itself (as `speltafel relay` runs it) notices the lost jobs and re-sends them."""
+    import threading
+
+    env.setenv("REDIS_URL", own_redis.url)
+    env.setenv("SPELTAFEL_OUTBOX_RESEND_AFTER", "0.5")
+    env.setenv("SPELTAFEL_RELAY_CHECK_INTERVAL", "0.2")
+    bodies = [new_game() for _ in range(3)]
+    for body in bodies:
+        publish(pool, body)
+    redis = Redis.from_url(own_redis.url)
+    stopping = threading.Event()
+    relay = threading.Thread(target=outbox.run_relay, args=(pool, ["games"], Redis.from_url(own_redis.url),
+                                                            stopping.is_set), kwargs={"queues": ["ratings"]})
+    relay.start()
+    try:
+        deadline = time.monotonic() + 10
+        while outbox.outbox_stats(pool, "games")["outbox_pending"] and time.monotonic() < deadline:
+            time.sleep(0.05)
+        own_redis.restart()  # every dispatched job is gone
+        want = {p: 1 for body in bodies for p in body["players"]}
+        work(redis, "ratings", "matchmaking", until=lambda: games_played(database_url) == want)
+        assert games_played(database_url) == want
+        deadline = time.monotonic() + 10
+        while outbox.outbox_stats(pool, "games")["outbox_unconfirmed"] and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert outbox.outbox_stats(pool, "games")["outbox_unconfirmed"] == 0
+        assert query(database_url, "SELECT count(*) FROM games.outbox WHERE resent > 0")[0][0] == 6
+    finally:
+        stopping.set()
+        relay.join(10)
