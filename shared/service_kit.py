@@ -47,4 +47,4 @@ class Infrastructure:
         return out
 
     def config(self) -> dict[str, Any]:
-        return {"ADMIN_TOKEN": self.settings.admin_token}
+        return {"ADMIN_TOKEN": self.settings.admin_token, "SPELTAFEL_SETTINGS": self.settings}
