@@ -85,6 +85,7 @@ class ProblemApi(Api):
 
 class HealthSchema(ma.Schema):
     status = ma.fields.String(metadata={"example": "ok"})
+    down = ma.fields.String(metadata={"example": "postgres", "description": "the backends that do not answer"})
     checks = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.String())
 
 
