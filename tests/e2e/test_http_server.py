@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import select
+import shutil
 import signal
 import socket
 import subprocess
@@ -166,3 +167,78 @@ def test_a_live_event_stream_flows_through_the_server_while_other_requests_are_s
         for line in lines:  # the join arrives on the open stream
             if line.startswith("id: 2"):
                 break
+
+
+def nginx_binary() -> str | None:
+    return os.environ.get("NGINX") or shutil.which("nginx")
+
+
+@pytest.fixture
+def proxied_games(served_games: str, tmp_path: Path) -> Iterator[str]:
+    """deploy/nginx.conf (the docker-compose proxy) in front of the served games service."""
+    binary = nginx_binary()
+    if binary is None:
+        pytest.skip("nginx is not installed (set NGINX=/path/to/nginx)")
+    games_port = served_games.rsplit(":", 1)[1]
+    port = free_port()
+    conf = (ROOT / "deploy" / "nginx.conf").read_text()
+    conf = conf.replace("server games:8001", f"server 127.0.0.1:{games_port}")
+    for name, service_port in (("matchmaking", 8002), ("questions", 8003), ("ratings", 8004)):
+        conf = conf.replace(f"server {name}:{service_port}", f"server 127.0.0.1:{free_port()}")
+    conf = conf.replace("listen 80;", f"listen 127.0.0.1:{port};")
+    temp = " ".join(f"{kind}_temp_path {tmp_path / kind};" for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
+    conf = conf.replace("http {", "http {\n  " + temp + f"\n  access_log off;\n  error_log {tmp_path / 'error.log'};", 1)
+    conf = f"daemon off;\nmaster_process off;\npid {tmp_path / 'nginx.pid'};\nerror_log {tmp_path / 'error.log'};\n" + conf
+    (tmp_path / "logs").mkdir()
+    (tmp_path / "nginx.conf").write_text(conf)
+    proc = subprocess.Popen([binary, "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf")],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+    url = f"http://127.0.0.1:{port}/games"
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            assert proc.poll() is None, proc.stderr.read().decode() if proc.stderr else ""
+            try:
+                if requests.get(url + "/healthz", timeout=1).status_code == 200:
+                    break
+            except requests.RequestException:
+                pass
+            assert time.monotonic() < deadline, "nginx did not come up in 20 s"
+            time.sleep(0.2)
+        yield url
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(5)
+
+
+def test_the_compose_proxy_survives_200_slow_body_clients_and_answers_its_own_errors_as_problem_json(
+    proxied_games: str,
+) -> None:
+    base = proxied_games.removesuffix("/games")
+    host, port = base.removeprefix("http://").split(":")
+    slow: list[socket.socket] = []
+    try:
+        for _ in range(SLOW_CLIENTS):
+            s = socket.create_connection((host, int(port)), timeout=5)
+            s.sendall(b"POST /games/v1/players HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                      b"Content-Length: 100\r\n\r\n{\"dis")
+            slow.append(s)
+        time.sleep(0.5)
+        for _ in range(5):
+            assert requests.get(proxied_games + "/healthz", timeout=1).status_code == 200
+        created = requests.post(proxied_games + "/v1/players", json={"display_name": "Proxy"}, timeout=5)
+        assert created.status_code == 201, created.text
+    finally:
+        for s in slow:
+            s.close()
+    status, headers, body = raw_exchange(base, b"GET /games/healthz HTTP/1.1\r\nHost: x\r\nX-Big: "
+                                         + b"a" * 40_000 + b"\r\n\r\n")
+    assert status == 400 and headers["content-type"].startswith("application/problem+json"), body[:300]
+    assert json.loads(body)["title"] == "Request Header Fields Too Large"
+    big = requests.post(proxied_games + "/v1/players", data=b"x" * (3 << 20), timeout=10,
+                        headers={"Content-Type": "application/json"})
+    assert big.status_code == 413 and big.headers["Content-Type"].startswith("application/problem+json")
