@@ -68,19 +68,22 @@ def cmd_relay(args: argparse.Namespace) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    """Serve one service with gunicorn (threads, so live streams do not block other requests)."""
-    from gunicorn.app.wsgiapp import run
+    """Serve one service with waitress (requests are read whole before a thread serves them, so slow
+    clients cannot starve the threads; see shared/web/server.py and README "HTTP server")."""
+    import importlib
 
     from shared.config import Settings
     from shared.web.observability import configure_logging
+    from shared.web.server import HttpServerSettings, serve
 
     settings = Settings.from_env()
     configure_logging(args.service, settings.log_level)  # JSON lines with the request id
     port = args.port or settings.ports[args.service]
-    sys.argv = ["gunicorn", f"services.{args.service}.bootstrap:create_app()", "--bind", f"{settings.host}:{port}",
-                "--worker-class", "gthread", "--workers", str(args.workers), "--threads", "32",
-                "--timeout", "0", "--graceful-timeout", "5"]
-    run()
+    if args.workers != 1:
+        print("speltafel serve: --workers is ignored (one process; scale with HTTP_THREADS and replicas)",
+              file=sys.stderr)
+    app = importlib.import_module(f"services.{args.service}.bootstrap").create_app(settings)
+    serve(app, settings.host, port, HttpServerSettings.from_env())
     return 0
 
 

@@ -3,13 +3,47 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 DEFAULT_DATABASE_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 
 SERVICE_PORTS = {"games": 8001, "matchmaking": 8002, "questions": 8003, "ratings": 8004}
 INDEX_PORT = 8000
+DEFAULT_CORS_ORIGINS = "http://localhost:*,http://127.0.0.1:*"
+
+
+def _flag(value: str | None, default: bool) -> bool:
+    if value is None or not value.strip():
+        return default
+    return value.strip().lower() not in {"0", "off", "false", "no"}
+
+
+@dataclass(frozen=True)
+class RateLimits:
+    """flask-limiter limit strings (``N/second|minute|hour|day``, several joined by ``;``), kept in Redis."""
+
+    enabled: bool = True
+    register: str = "10/minute;100/hour"  # POST /v1/players, per client address
+    token_failures: str = "20/minute"  # unknown bearer tokens, per client address
+    moves: str = "120/minute"  # POST /v1/games/{id}/moves, per player
+
+    @classmethod
+    def from_env(cls) -> RateLimits:
+        env, d = os.environ, cls()
+        return cls(
+            enabled=_flag(env.get("RATE_LIMITS"), d.enabled),
+            register=env.get("RATE_LIMIT_REGISTER") or d.register,
+            token_failures=env.get("RATE_LIMIT_TOKEN_FAILURES") or d.token_failures,
+            moves=env.get("RATE_LIMIT_MOVES") or d.moves,
+        )
+
+
+def cors_origins_from_env() -> tuple[str, ...]:
+    """``CORS_ORIGINS``: comma-separated origins; ``*`` in one matches any run of characters but ``/``
+    (``http://localhost:*`` is every port of localhost); empty turns CORS off."""
+    raw = os.environ.get("CORS_ORIGINS", DEFAULT_CORS_ORIGINS)
+    return tuple(o.strip().rstrip("/") for o in raw.split(",") if o.strip())
 
 
 @dataclass(frozen=True)
@@ -21,6 +55,9 @@ class Settings:
     index_port: int
     ports: dict[str, int]
     log_level: str
+    rate_limits: RateLimits = field(default_factory=RateLimits.from_env)
+    cors_origins: tuple[str, ...] = field(default_factory=cors_origins_from_env)
+    proxy_hops: int = field(default_factory=lambda: int(os.environ.get("PROXY_HOPS") or 0))
 
     @classmethod
     def from_env(cls) -> Settings:

@@ -45,4 +45,4 @@ class Infrastructure:
         return outbox_stats(self.pool, schema) | job_counts(self.redis, QUEUES)
 
     def config(self) -> dict[str, Any]:
-        return {"ADMIN_TOKEN": self.settings.admin_token}
+        return {"ADMIN_TOKEN": self.settings.admin_token, "SPELTAFEL_SETTINGS": self.settings}

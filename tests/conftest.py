@@ -8,6 +8,9 @@ from redis import Redis
 
 from tests.support.infra import TestDatabase, redis_test_url, resolve_for_tests
 
+# Rate limits are off in every test that does not switch them on itself (tests/e2e/test_front_door.py).
+os.environ.setdefault("RATE_LIMITS", "off")
+
 
 @pytest.fixture(scope="session")
 def backends() -> Iterator[object]:

@@ -4,17 +4,26 @@ problem+json errors from one handler, /healthz, /readyz and /metrics."""
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable, Iterable
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import marshmallow as ma
+import psycopg
+import psycopg_pool
+import redis.exceptions
 from flask import Flask, Response, request, send_from_directory
+from flask_cors import CORS
 from flask_smorest import Api, Blueprint
 from werkzeug.exceptions import HTTPException
+from werkzeug.middleware.proxy_fix import ProxyFix
 
+from shared.config import Settings
 from shared.errors import ServiceError
+from shared.web import ratelimit
+from shared.web.hygiene import MAX_JSON_DEPTH, lone_surrogates, too_deep
 from shared.web.observability import Gauges, install_metrics
 from shared.web.problems import (
     PROBLEM_TYPE_BASE,
@@ -27,6 +36,30 @@ from shared.web.problems import (
 log = logging.getLogger(__name__)
 
 ReadyCheck = Callable[[], None]  # raises when the dependency does not answer
+RETRY_AFTER_SECONDS = 5  # what a 503 tells the client to wait
+# request headers a browser client may send, response headers it may read (CORS)
+CORS_ALLOW_HEADERS = ["Authorization", "Content-Type", "Idempotency-Key", "If-None-Match", "If-Match",
+                      "Last-Event-ID", "X-Request-ID"]
+CORS_EXPOSE_HEADERS = ["ETag", "Location", "Retry-After", "X-Request-ID", "Idempotency-Key", "Link",
+                       "Content-Disposition"]
+
+
+def backend_down(exc: BaseException) -> str | None:
+    """The backend an exception says is unreachable ("PostgreSQL", "Redis"), else None."""
+    if isinstance(exc, psycopg_pool.PoolTimeout | psycopg.OperationalError):
+        return "PostgreSQL"
+    if isinstance(exc, redis.exceptions.ConnectionError | redis.exceptions.TimeoutError):
+        return "Redis"
+    return None
+
+
+def origin_pattern(origin: str) -> re.Pattern[str]:
+    """``CORS_ORIGINS`` entry to an anchored pattern: ``:*`` at the end is any port, another ``*`` one
+    DNS label (``https://*.example.org``); everything else is literal."""
+    text = re.escape(origin.rstrip("/"))
+    text = re.sub(r":\\\*$", "(:[0-9]{1,5})?", text)
+    text = text.replace(r"\*", "[a-z0-9-]+")
+    return re.compile(f"^{text}$", re.IGNORECASE)
 
 
 class ProblemSchema(ma.Schema):
@@ -52,6 +85,7 @@ class ProblemApi(Api):
 
 class HealthSchema(ma.Schema):
     status = ma.fields.String(metadata={"example": "ok"})
+    down = ma.fields.String(metadata={"example": "postgres", "description": "the backends that do not answer"})
     checks = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.String())
 
 
@@ -94,7 +128,21 @@ def create_service_app(
     )
     app.config.update(config or {})
     app.json.sort_keys = False  # type: ignore[attr-defined]
+    settings: Settings = app.config.get("SPELTAFEL_SETTINGS") or Settings.from_env()
     api = ProblemApi(app)
+    ratelimit.install(app, ratelimit.Limiter.build(settings.rate_limits, settings.redis_url, service))
+    if settings.proxy_hops:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=settings.proxy_hops)  # type: ignore[method-assign]
+    if settings.cors_origins:
+        CORS(
+            app,
+            origins=[origin_pattern(o) for o in settings.cors_origins],
+            allow_headers=CORS_ALLOW_HEADERS,
+            expose_headers=CORS_EXPOSE_HEADERS,
+            methods=["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
+            max_age=600,
+            vary_header=True,
+        )
 
     ops = Blueprint("ops", __name__, description="Liveness, readiness and metrics")
 
@@ -118,7 +166,14 @@ def create_service_app(
             except Exception as exc:
                 ok = False
                 results[name] = f"error: {type(exc).__name__}"
-        return ({"status": "ok" if ok else "unavailable", "checks": results}, 200 if ok else 503)
+        if ok:
+            return {"status": "ok", "checks": results}
+        down = ", ".join(name for name, result in results.items() if result != "ok")
+        return (
+            {"status": "unavailable", "down": down, "checks": results},
+            503,
+            {"Retry-After": str(RETRY_AFTER_SECONDS)},
+        )
 
     api.register_blueprint(ops)
     for blueprint in blueprints:
@@ -137,13 +192,36 @@ def create_service_app(
         elif b"\x00" in raw or b"\\u0000" in raw:
             where = "body"
         else:
-            return None
+            return _refuse_hostile_json(raw)
         return problem_response(
             400,
             "Bad Request",
             "NUL characters are not allowed in paths, queries or bodies",
             errors={where: ["contains a NUL character"]},
         )
+
+    def _refuse_hostile_json(raw: bytes) -> Response | None:
+        """Nesting a parser would recurse on, and lone surrogates PostgreSQL cannot store."""
+        if not raw or not request.is_json:
+            return None
+        if too_deep(raw):
+            return problem_response(
+                400,
+                "Bad Request",
+                f"the JSON body nests arrays/objects deeper than {MAX_JSON_DEPTH} levels",
+                PROBLEM_TYPE_BASE + "bad-request",
+                errors={"body": [f"nested deeper than {MAX_JSON_DEPTH} levels"]},
+            )
+        bad = lone_surrogates(raw)
+        if bad:
+            return problem_response(
+                422,
+                "Unprocessable Entity",
+                "a string holds a lone UTF-16 surrogate (\\ud800-\\udfff without its pair), which is not text",
+                PROBLEM_TYPE_BASE + "unprocessable-entity",
+                errors={field: ["contains a lone UTF-16 surrogate"] for field in bad},
+            )
+        return None
 
     assets = _swagger_assets()
 
@@ -172,6 +250,17 @@ def create_service_app(
     def _unexpected(exc: Exception) -> Response:
         if isinstance(exc, HTTPException):
             return from_http_exception(exc)
+        backend = backend_down(exc)
+        if backend is not None:
+            log.warning("%s unavailable: %s: %s", backend, type(exc).__name__, exc)
+            return problem_response(
+                503,
+                "Service Unavailable",
+                f"{backend} does not answer; retry in {RETRY_AFTER_SECONDS} s (GET /readyz says which backend is down)",
+                PROBLEM_TYPE_BASE + "service-unavailable",
+                headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
+                backend=backend,
+            )
         log.exception("unhandled error")
         return problem_response(
             500, "Internal Server Error", "An unexpected error occurred; it has been logged."

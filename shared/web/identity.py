@@ -2,20 +2,35 @@
 
 from __future__ import annotations
 
-from flask import current_app, request
+from flask import current_app, g, request
 
 from shared.auth import Identity, PlayerDirectory, UnknownToken, authenticate
 from shared.errors import Unauthorized
+from shared.web.ratelimit import note_token_failure
 
 
 def request_identity() -> Identity:
-    """Player, admin or anonymous; an unknown bearer token is a 401 naming the header.
+    """Player, admin or anonymous; an unknown bearer token is a 401 naming the header (a 429 once the
+    client address has sent too many of them, see ``RATE_LIMIT_TOKEN_FAILURES``).
 
-    Needs ``app.extensions["player_directory"]`` and ``app.config["ADMIN_TOKEN"]`` (set by bootstrap)."""
+    Needs ``app.extensions["player_directory"]`` and ``app.config["ADMIN_TOKEN"]`` (set by bootstrap).
+    Looked up once per request."""
+    cached: Identity | None = g.get("speltafel_identity")
+    if cached is not None:
+        return cached
     directory: PlayerDirectory = current_app.extensions["player_directory"]
     try:
-        return authenticate(
+        identity = authenticate(
             request.headers.get("Authorization"), current_app.config.get("ADMIN_TOKEN"), directory
         )
     except UnknownToken:
+        note_token_failure()
         raise Unauthorized("the bearer token is not valid", field="Authorization") from None
+    g.speltafel_identity = identity
+    return identity
+
+
+def player_key() -> str | None:
+    """Rate-limit key of the calling player (None for anonymous callers and the admin)."""
+    identity = request_identity()
+    return None if identity.admin or identity.player_id is None else f"player:{identity.player_id}"

@@ -54,3 +54,24 @@ def test_compose_and_kubernetes_run_redis_with_an_append_only_file_synced_every_
     redis = next(d for d in docs if d["kind"] == "StatefulSet" and d["metadata"]["name"] == "redis")
     container = redis["spec"]["template"]["spec"]["containers"][0]
     assert _aof_everysec(container["args"]) and redis["spec"]["volumeClaimTemplates"]
+
+
+def test_the_proxy_times_out_slow_clients_and_every_http_deployment_gets_the_http_settings() -> None:
+    """Issue 14 item 7 / issue 15 item 1: nginx reads whole requests with header and body timeouts; the
+    services behind a proxy trust one X-Forwarded-For hop and take their CORS origins from configuration."""
+    nginx = (ROOT / "deploy" / "nginx.conf").read_text()
+    for directive in ("client_header_timeout", "client_body_timeout", "client_max_body_size",
+                      "proxy_request_buffering on", "X-Forwarded-For", "application/problem+json"):
+        assert directive in nginx, directive
+    compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())["services"]
+    for name in SERVICES:
+        assert "--workers" not in compose[name]["command"]
+        assert compose[name]["environment"]["PROXY_HOPS"] == "1"
+        assert "CORS_ORIGINS" in compose[name]["environment"]
+    docs = [d for d in yaml.safe_load_all((ROOT / "deploy" / "k8s" / "speltafel.yaml").read_text()) if d]
+    http = next(d for d in docs if d["kind"] == "ConfigMap" and d["metadata"]["name"] == "speltafel-http")
+    assert {"CORS_ORIGINS", "PROXY_HOPS", "HTTP_THREADS"} <= set(http["data"])
+    for name in SERVICES:
+        deployment = next(d for d in docs if d["kind"] == "Deployment" and d["metadata"]["name"] == name)
+        container = deployment["spec"]["template"]["spec"]["containers"][0]
+        assert {"configMapRef": {"name": "speltafel-http"}} in container["envFrom"]

@@ -15,7 +15,8 @@ from services.games.entrypoints import schemas as s
 from services.games.service_layer.errors import InvalidRequest
 from services.games.service_layer.handlers import GamesService
 from shared.auth import PlayerDirectory
-from shared.web.identity import request_identity
+from shared.web.identity import player_key, request_identity
+from shared.web.ratelimit import rate_limited
 
 players = Blueprint("players", __name__, url_prefix="/players", description="Player registration")
 game_types = Blueprint("game-types", __name__, url_prefix="/game-types", description="Hosted games")
@@ -42,6 +43,7 @@ identity = request_identity
 @players.route("", methods=["POST"])
 @players.arguments(s.PlayerCreate)
 @players.response(201, s.PlayerCreated)
+@rate_limited(players, "register")
 def register_player(body: dict[str, Any]) -> dict[str, Any]:
     """Register a player; the token is returned once."""
     directory: PlayerDirectory = current_app.extensions["player_directory"]
@@ -106,6 +108,7 @@ def legal_moves(game_id: str) -> dict[str, Any]:
 @games.alt_response(409, description="stale expected_version or game not running")
 @games.alt_response(422, description="illegal move: `rule` is the spec's rule id")
 @games.doc(security=AUTH, parameters=[IDEMPOTENCY_HEADER])
+@rate_limited(games, "moves", player_key)
 def post_move(body: dict[str, Any], game_id: str) -> tuple[dict[str, Any], int]:
     """Make a move. Returns the new version and the new events as the caller may see them."""
     key = request.headers.get("Idempotency-Key")

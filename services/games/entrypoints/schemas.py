@@ -5,6 +5,8 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import validate
 
+from shared.web.bounds import bounded
+
 STATUSES = ("open", "running", "finished", "aborted")
 
 
@@ -34,14 +36,14 @@ class GameCreate(Strict):
         metadata={"description": "player id per seat, null for an open seat", "example": [None, None, None]},
     )
     num_players = ma.fields.Integer(
-        validate=validate.Range(1, 8), metadata={"description": "all seats open; use instead of seats"}
+        strict=True, validate=validate.Range(1, 8), metadata={"description": "all seats open; use instead of seats"}
     )
     seed = ma.fields.String(
         validate=validate.Regexp(r"^[0-9a-fA-F]{64}$"),
         metadata={"description": "admin only: fixed 32-byte server seed (hex), flagged by the audit"},
     )
     setup = ma.fields.List(
-        ma.fields.List(ma.fields.Integer()),
+        ma.fields.List(ma.fields.Integer(strict=True, validate=bounded())),
         metadata={
             "description": "admin only: values of the first chance events "
             "(e.g. a deal recorded at a physical table), flagged by the audit"
@@ -91,11 +93,11 @@ class ListQuery(Strict):
     status = ma.fields.String(validate=validate.OneOf(STATUSES))
     game_type = ma.fields.String()
     limit = ma.fields.Integer(load_default=50, validate=validate.Range(1, 200))
-    offset = ma.fields.Integer(load_default=0, validate=validate.Range(0))
+    offset = ma.fields.Integer(load_default=0, validate=bounded())
 
 
 class JoinBody(Strict):
-    seat = ma.fields.Integer(validate=validate.Range(0, 7))
+    seat = ma.fields.Integer(strict=True, validate=validate.Range(0, 7))
     client_seed = ma.fields.String(
         metadata={"example": "my-lucky-words", "description": "mixed into every chance value (fairness)"}
     )
@@ -103,7 +105,9 @@ class JoinBody(Strict):
 
 class MoveBody(Strict):
     move = ma.fields.Dict(required=True, metadata={"example": {"type": "play_card", "card": "H6"}})
-    expected_version = ma.fields.Integer(required=True, validate=validate.Range(0), metadata={"example": 7})
+    expected_version = ma.fields.Integer(
+        required=True, strict=True, validate=bounded(), metadata={"example": 7, "description": "a JSON integer"}
+    )
 
 
 class EventItem(ma.Schema):
@@ -126,12 +130,12 @@ class LegalMoves(ma.Schema):
 
 
 class EventsQuery(Strict):
-    after = ma.fields.Integer(load_default=0, validate=validate.Range(0))
+    after = ma.fields.Integer(load_default=0, validate=bounded())
     limit = ma.fields.Integer(load_default=500, validate=validate.Range(1, 1000))
 
 
 class StreamQuery(Strict):
-    after = ma.fields.Integer(validate=validate.Range(0))
+    after = ma.fields.Integer(validate=bounded())
     timeout = ma.fields.Float(load_default=300.0, validate=validate.Range(0.1, 3600))
 
 
@@ -143,7 +147,7 @@ class EventLog(ma.Schema):
 
 
 class StateQuery(Strict):
-    version = ma.fields.Integer(required=True, validate=validate.Range(1))
+    version = ma.fields.Integer(required=True, validate=bounded(1))
 
 
 class AbortBody(Strict):

@@ -5,6 +5,8 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import validate
 
+from shared.web.bounds import bounded
+
 TICKET_STATUSES = ("waiting", "matched", "ready", "finished", "aborted", "cancelled")
 PLAYER = "2f0a4c8e-8d0b-4a53-9b0e-4d6f8a3c1b2e"
 GAME = "7d9b1c52-3f0e-5a8e-9c1d-2b4e6f8a0c13"
@@ -194,7 +196,7 @@ class LeagueList(ma.Schema):
 
 class ListQuery(Strict):
     limit = ma.fields.Integer(load_default=50, validate=validate.Range(1, 200), metadata={"example": 50})
-    offset = ma.fields.Integer(load_default=0, validate=validate.Range(0), metadata={"example": 0})
+    offset = ma.fields.Integer(load_default=0, validate=bounded(), metadata={"example": 0})
 
 
 class StandingRow(ma.Schema):

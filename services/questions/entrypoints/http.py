@@ -177,7 +177,7 @@ def get_pack(pack_id: str) -> dict[str, Any]:
     return service().get_pack(pack_id)
 
 
-@packs.route("/<pack_id>/versions/<int:version>")
+@packs.route("/<pack_id>/versions/<int(max=2147483647):version>")
 @packs.arguments(s.ExportQuery, location="query")
 @packs.alt_response(404, description="no such pack version")
 @packs.doc(

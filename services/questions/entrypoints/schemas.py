@@ -6,6 +6,7 @@ import marshmallow as ma
 from marshmallow import validate
 
 from shared.cityhopper.grading import CATEGORIES
+from shared.web.bounds import bounded
 
 
 class Strict(ma.Schema):
@@ -136,6 +137,7 @@ class DrawBody(Strict):
         allow_none=True,
         load_default=None,
         strict=True,
+        validate=bounded(),
         metadata={"example": 7, "description": "picks among the bank's questions; random when left out"},
     )
 

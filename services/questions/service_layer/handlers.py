@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import logging
 import secrets
 import threading
@@ -142,6 +144,10 @@ class QuestionsService:
         fmt = "csv" if media in CSV_TYPES else "json"
         try:
             pack = import_csv(text) if fmt == "csv" else import_json(text)
+        except csv.Error as exc:  # e.g. a field over the csv module's limit (128 KiB): the whole pack is refused
+            line = _csv_error_line(text)
+            row = {"row": line - 2 if line >= 2 else None, "field": "csv", "message": str(exc), "line": line}
+            raise PackRejected(f"the CSV cannot be read at line {line}: {exc}; nothing was imported", [row]) from None
         except PackError as exc:
             rows = [_row_error(e, fmt) for e in exc.errors]
             bad = sorted({r["row"] for r in rows if r["row"] is not None})
@@ -349,6 +355,17 @@ def _reply_from_row(request: QuestionRequest, row: Mapping[str, Any]) -> dict[st
             request.request_no,
         )
     return reply_body(request, row["question"], row["generated"], row["reason"])
+
+
+def _csv_error_line(text: str) -> int:
+    """1-based line of the file where the csv module gives up."""
+    reader = csv.reader(io.StringIO(text))
+    try:
+        for _ in reader:
+            pass
+    except csv.Error:
+        return reader.line_num
+    return reader.line_num
 
 
 def _row_error(error: object, fmt: str) -> dict[str, Any]:

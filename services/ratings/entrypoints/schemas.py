@@ -5,6 +5,8 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import validate
 
+from shared.web.bounds import bounded
+
 PLAYER_ID = "2f0a4c8e-8d0b-4a53-9b0e-4d6f8a3c1b2e"
 GAME_ID = "7c1e9a52-0f4b-4d3e-a1c2-5b6d7e8f9a01"
 
@@ -45,7 +47,7 @@ class PoolList(ma.Schema):
 
 class LeaderboardQuery(Strict):
     limit = ma.fields.Integer(load_default=50, validate=validate.Range(1, 200), metadata={"example": 50})
-    offset = ma.fields.Integer(load_default=0, validate=validate.Range(0), metadata={"example": 0})
+    offset = ma.fields.Integer(load_default=0, validate=bounded(), metadata={"example": 0})
     provisional = ma.fields.Boolean(
         load_default=True, metadata={"description": "include provisional ratings", "example": True}
     )
