@@ -77,7 +77,7 @@ def test_honest_game_passes_audit_and_offline_verifier(service, database_url, tm
     game_id = finished_game(service, players(database_url, 2))
     report = service.audit(game_id)
     assert report["ok"] and all(c["status"] == "pass" for c in report["checks"]), report
-    code, offline = verify_file(tmp_path, service.export(game_id), capsys)
+    code, offline = verify_file(tmp_path, service.export(game_id, ADMIN), capsys)
     assert code == 0 and offline == report
 
 
@@ -90,14 +90,14 @@ def test_changed_row_fails_hash_chain_in_both(service, database_url, tmp_path, c
     report = service.audit(game_id)
     assert failing(report)["hash_chain"] == 4
     service.cache = type(service.cache)()
-    code, offline = verify_file(tmp_path, service.export(game_id), capsys)
+    code, offline = verify_file(tmp_path, service.export(game_id, ADMIN), capsys)
     assert code == 1 and failing(offline) == failing(report)
 
 
 def test_wrong_revealed_seed_and_forged_chance_are_named(service, database_url, tmp_path, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     monkeypatch.setenv("SPELTAFEL_EXTRA_ENGINES", "tests.support.diceduel:DiceDuel")
     game_id = finished_game(service, players(database_url, 2))
-    export = service.export(game_id)
+    export = service.export(game_id, ADMIN)
 
     wrong_seed = copy.deepcopy(export)
     wrong_seed["events"][-1]["payload"]["revealed_seed"] = "ab" * 32
@@ -146,5 +146,5 @@ def test_illegal_move_written_into_the_store_is_caught(service, database_url, tm
     report = service.audit(game_id)
     assert "hash_chain" not in failing(report)
     assert failing(report)["moves_revalidated"] == version
-    code, offline = verify_file(tmp_path, service.export(game_id), capsys)
+    code, offline = verify_file(tmp_path, service.export(game_id, ADMIN), capsys)
     assert code == 1 and failing(offline) == failing(report)

@@ -17,6 +17,10 @@ SCHEMA = "games"
 _SEEDS: dict[str, bytes] = {}  # secret seeds never change: kept in this process to save a query per move
 
 
+class IdempotencyKeyBusy(Exception):
+    """Another request with the same Idempotency-Key is still running and did not finish in time."""
+
+
 class GamesRepository:
     """Reads and writes of the games schema on one connection."""
 
@@ -134,6 +138,24 @@ class GamesRepository:
         return [{"version": r[0], "type": r[1], "payload": r[2]} for r in rows]
 
     # -- idempotency -------------------------------------------------------------------
+    def lock_idempotency_key(self, player_id: str, key: str, wait_seconds: float) -> None:
+        """Serialise requests with one (player, key) until this transaction ends: a second one waits here
+        for the first to commit (then reads its answer) or roll back (then does the work itself).
+
+        An advisory lock on a 64-bit hash of the pair: a collision only makes two requests wait in turn.
+        Raises ``IdempotencyKeyBusy`` after ``wait_seconds``."""
+        previous = self.conn.execute(
+            "SELECT current_setting('lock_timeout'), set_config('lock_timeout', %s, true)",
+            (f"{max(1, int(wait_seconds * 1000))}ms",),
+        ).fetchone()
+        try:
+            self.conn.execute(
+                "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (f"games.idempotency:{player_id}:{key}",)
+            )
+        except psycopg.errors.LockNotAvailable:
+            raise IdempotencyKeyBusy(key) from None
+        self.conn.execute("SELECT set_config('lock_timeout', %s, true)", (previous[0] if previous else "0",))
+
     def idempotent_answer(self, player_id: str, key: str) -> tuple[str, str, int, dict[str, Any]] | None:
         row = self.conn.execute(
             "SELECT game_id, request_hash, status, body FROM games.idempotency WHERE player_id = %s AND key = %s",

@@ -2,7 +2,8 @@
 
 Checks: the hash chain; the revealed seed against its commitment; every chance event re-derived from
 the seed; every move re-validated by the engine in order (and the events it caused compared with the
-recorded ones); the final outcome reproduced.
+recorded ones); the final outcome reproduced; and every top-level field of an export against the log
+(``export_fields``), so nothing an auditor reads outside the hash-chained events goes unchecked.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from services.games.engines.base import CHANCE_EVENT, EXTERNAL_EVENT, Engine, En
 from services.games.engines.registry import Registry, UnknownGameType
 from shared.eventstore.chain import verify_chain
 from shared.fairness import commitment
+
+EXPORT_FIELDS = ("format", "game_id", "game_type", "status", "scheme", "commitment", "revealed_seed", "head", "events")
 
 EXPORT_FORMAT = "speltafel-game-export/1"
 
@@ -225,15 +228,87 @@ def _check_finish(
         final.fail(version, "the recorded outcome differs from the replayed one")
 
 
-def audit_export(document: dict[str, Any], registry: Registry) -> AuditReport:
-    """Audit an exported game (``GET /v1/games/{id}/export``) with no database and no network."""
-    head = document.get("head")
-    return audit_events(
-        str(document.get("game_id")),
-        document.get("events") or [],
-        registry,
-        (int(head["version"]), str(head["hash"])) if head else None,
+def log_status(events: Sequence[dict[str, Any]]) -> str:
+    """The game's status as its log tells it (what ``Table.status`` folds to)."""
+    types = {e.get("type") for e in events}
+    if "GameAborted" in types:
+        return "aborted"
+    if "GameFinished" in types:
+        return "finished"
+    return "running" if "GameStarted" in types else "open"
+
+
+def log_fields(game_id: str, events: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """The export's top-level fields besides ``head`` and ``events``, each derived from the log alone."""
+    created = events[0].get("payload", {}) if events and events[0].get("type") == "GameCreated" else {}
+    revealed = next(
+        (e["payload"].get("revealed_seed") for e in events if e.get("type") in {"GameFinished", "GameAborted"}),
+        None,
     )
+    return {
+        "format": EXPORT_FORMAT,
+        "game_id": game_id,
+        "game_type": created.get("game_type"),
+        "status": log_status(events),
+        "scheme": created.get("scheme"),
+        "commitment": created.get("commitment"),
+        "revealed_seed": revealed,
+    }
 
 
-__all__ = ["EXPORT_FORMAT", "AuditReport", "Check", "Progress", "audit_events", "audit_export"]
+def export_document(game_id: str, events: list[dict[str, Any]], head: tuple[int, str]) -> dict[str, Any]:
+    """The export of one game: its log with hashes, the head the games table records, and top-level
+    fields that are all derived from the log (so ``audit_export`` can re-derive and compare each)."""
+    return {
+        **log_fields(game_id, events),
+        "head": {"version": head[0], "hash": head[1]},
+        "events": events,
+    }
+
+
+def _head(document: dict[str, Any]) -> tuple[int, str] | None:
+    head = document.get("head")
+    try:
+        return (int(head["version"]), str(head["hash"])) if isinstance(head, dict) else None
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def _fields_not_backed(document: dict[str, Any], events: list[dict[str, Any]]) -> list[str]:
+    """Top-level fields of ``document`` that differ from what the log says (or that nothing checks)."""
+    game_id = str(document.get("game_id"))
+    bad = [k for k, v in log_fields(game_id, events).items() if k not in document or document[k] != v]
+    if "game_id" not in bad and any(e.get("stream_id") != game_id for e in events):
+        bad.append("game_id")
+    last = (events[-1].get("version"), events[-1].get("hash")) if events else (0, "")
+    if _head(document) != last:
+        bad.append("head")
+    if not isinstance(document.get("events"), list):
+        bad.append("events")
+    return bad + [f"{k} (unknown field)" for k in sorted(document) if k not in EXPORT_FIELDS]
+
+
+def audit_export(document: dict[str, Any], registry: Registry) -> AuditReport:
+    """Audit an exported game (``GET /v1/games/{id}/export``) with no database and no network: the log
+    as ``audit_events`` does, and every top-level field of the document against that log."""
+    raw = document.get("events")
+    events: list[dict[str, Any]] = raw if isinstance(raw, list) else []
+    report = audit_events(str(document.get("game_id")), events, registry, _head(document))
+    fields = Check("export_fields")
+    bad = _fields_not_backed(document, events)
+    if bad:
+        fields.fail(None, "top-level field(s) not backed by the log: " + ", ".join(bad))
+    report.checks.append(fields)
+    return report
+
+
+__all__ = [
+    "EXPORT_FORMAT",
+    "AuditReport",
+    "Check",
+    "Progress",
+    "audit_events",
+    "audit_export",
+    "export_document",
+    "log_fields",
+]

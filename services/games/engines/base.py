@@ -220,16 +220,23 @@ class Engine(ABC, Generic[S]):
         """The result once the game is over, else None."""
 
     # --- what each viewer may see --------------------------------------------------------
+    #: The reveal policy after the end. False: the spec's reveal rules keep holding once the game has
+    #: ended; callers other than admins get ``view(state, seat)`` (or the spectator's) and the event
+    #: copies ``redact_event`` made while the game ran, so an engine shows there what its spec reveals
+    #: at the end. True (default): everyone sees ``full_view`` and the whole log once the game has ended.
+    everything_public_after_end: ClassVar[bool] = True
+
     @abstractmethod
     def view(self, state: S, seat: int | None) -> dict[str, Any]:
         """JSON view for ``seat`` (None: a spectator) with everything hidden it may not see."""
 
     @abstractmethod
     def full_view(self, state: S) -> dict[str, Any]:
-        """Everything, for admins and for everyone once the game has ended."""
+        """Everything, for admins (and for everyone after the end if ``everything_public_after_end``)."""
 
     def redact_event(self, event: Event, seat: int | None, before: S, after: S) -> Event:
-        """``event`` as ``seat`` may see it while the game runs. Default: chance values hidden.
+        """``event`` as ``seat`` may see it (while the game runs, and after the end unless
+        ``everything_public_after_end``). Default: chance values hidden.
 
         Engines override this when an event carries private data (a dealt hand, a discard)
         or when a chance outcome is public (a die roll).

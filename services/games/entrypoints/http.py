@@ -12,10 +12,11 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from services.games.entrypoints import schemas as s
-from services.games.service_layer.errors import InvalidRequest
+from services.games.service_layer.errors import IdempotencyInFlight, InvalidRequest
 from services.games.service_layer.handlers import GamesService
 from shared.auth import PlayerDirectory
 from shared.web.identity import player_key, request_identity
+from shared.web.problems import PROBLEM_TYPE_BASE, ApiProblem
 from shared.web.ratelimit import rate_limited
 
 players = Blueprint("players", __name__, url_prefix="/players", description="Player registration")
@@ -28,7 +29,8 @@ IDEMPOTENCY_HEADER = {
     "name": "Idempotency-Key",
     "required": False,
     "schema": {"type": "string", "maxLength": 200},
-    "description": "a retry with the same key returns the first answer and writes nothing",
+    "description": "a retry with the same key returns the first answer (marked `Idempotent-Replayed: true`) "
+    "and writes nothing; concurrent requests with one key wait for the first",
 }
 
 
@@ -80,7 +82,8 @@ class GamesCollection(MethodView):
 @games.response(200, s.GameSchema)
 @games.doc(security=AUTH)
 def get_game(game_id: str) -> dict[str, Any]:
-    """The caller's view of the game (a seat's, a spectator's, or the full one for admins and once ended)."""
+    """The caller's view: a seat's, a spectator's, or the full one for admins. After the end each game's
+    reveal rules still hold (README, "What is revealed after the end")."""
     return service().game_view(game_id, identity())
 
 
@@ -103,19 +106,48 @@ def legal_moves(game_id: str) -> dict[str, Any]:
 
 @games.route("/<game_id>/moves", methods=["POST"])
 @games.arguments(s.MoveBody)
-@games.response(201, s.MoveResult)
+@games.response(
+    201,
+    s.MoveResult,
+    headers={
+        "Idempotent-Replayed": {
+            "description": "`true` when this is the stored answer of an earlier request with the same "
+            "Idempotency-Key (nothing was written this time)",
+            "schema": {"type": "string", "enum": ["true"]},
+        }
+    },
+)
 @games.alt_response(403, description="not your move or no seat")
-@games.alt_response(409, description="stale expected_version or game not running")
+@games.alt_response(
+    409,
+    description="stale expected_version or game not running; or `code: idempotency_in_flight`: a request "
+    "with the same Idempotency-Key is still running (after waiting for it up to 10 s): retry after "
+    "`Retry-After` seconds to get its answer",
+    headers={"Retry-After": {"description": "seconds (idempotency_in_flight only)", "schema": {"type": "integer"}}},
+)
 @games.alt_response(422, description="illegal move: `rule` is the spec's rule id")
 @games.doc(security=AUTH, parameters=[IDEMPOTENCY_HEADER])
 @rate_limited(games, "moves", player_key)
-def post_move(body: dict[str, Any], game_id: str) -> tuple[dict[str, Any], int]:
+def post_move(body: dict[str, Any], game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
     """Make a move. Returns the new version and the new events as the caller may see them."""
     key = request.headers.get("Idempotency-Key")
     if key is not None and not 1 <= len(key) <= 200:
         raise InvalidRequest("Idempotency-Key must be 1-200 characters", field="Idempotency-Key")
-    status, result = service().make_move(identity(), game_id, body["move"], body["expected_version"], key)
-    return result, status
+    try:
+        status, result, replayed = service().make_move(
+            identity(), game_id, body["move"], body["expected_version"], key
+        )
+    except IdempotencyInFlight as exc:
+        raise ApiProblem(
+            409,
+            "Conflict",
+            exc.detail,
+            type_=PROBLEM_TYPE_BASE + "idempotency-in-flight",
+            errors={"Idempotency-Key": [exc.detail]},
+            headers={"Retry-After": str(exc.retry_after)},
+            code="idempotency_in_flight",
+        ) from None
+    return result, status, ({"Idempotent-Replayed": "true"} if replayed else {})
 
 
 @games.route("/<game_id>/events")
@@ -123,7 +155,7 @@ def post_move(body: dict[str, Any], game_id: str) -> tuple[dict[str, Any], int]:
 @games.response(200, s.EventLog)
 @games.doc(security=AUTH)
 def get_events(args: dict[str, Any], game_id: str) -> dict[str, Any]:
-    """The event log after version `after`, redacted for the caller while the game runs."""
+    """The event log after version `after`, redacted for the caller (also after the end) by the game's rules."""
     return service().events(game_id, identity(), args["after"], args["limit"])
 
 
@@ -182,16 +214,20 @@ def stream_events(args: dict[str, Any], game_id: str) -> Response:
 @games.response(200, s.GameSchema)
 @games.doc(security=AUTH)
 def state_at(args: dict[str, Any], game_id: str) -> dict[str, Any]:
-    """The game as it stood after event `version` (the caller's view; full once the game has ended)."""
+    """The game as it stood after event `version`, through the caller's eyes as the game's rules allow now."""
     return service().state_at(game_id, args["version"], identity())
 
 
 @games.route("/<game_id>/export")
 @games.response(200, s.ExportSchema)
+@games.alt_response(401, description="no token: the export is for the game's players and admins")
+@games.alt_response(403, description="not a player of this game (nor an admin)")
 @games.alt_response(409, description="the game is still running")
+@games.doc(security=AUTH)
 def export_game(game_id: str) -> dict[str, Any]:
-    """A finished or aborted game: the whole log with hashes and the revealed seed."""
-    return service().export(game_id)
+    """A finished or aborted game for its players and admins: the whole unredacted log with hashes and
+    the revealed seed, every top-level field derived from the log (`speltafel verify` checks each)."""
+    return service().export(game_id, identity())
 
 
 @games.route("/<game_id>/audit")
@@ -212,6 +248,8 @@ def resign(game_id: str) -> dict[str, Any]:
 @games.route("/<game_id>/abort", methods=["POST"])
 @games.arguments(s.AbortBody)
 @games.response(200, s.GameSchema)
+@games.alt_response(401, description="no token: aborting needs the admin token")
+@games.alt_response(403, description="a player token: only an admin may abort")
 @games.doc(security=AUTH)
 def abort(body: dict[str, Any], game_id: str) -> dict[str, Any]:
     """Admin: abort a game; its seed is revealed."""

@@ -13,10 +13,20 @@ class RuleViolation(InvalidRequest):
     title = "Illegal move"
 
 
+class IdempotencyInFlight(Conflict):
+    """409 ``idempotency_in_flight``: a request with this Idempotency-Key is still running; retry after
+    ``retry_after`` seconds to get its answer."""
+
+    def __init__(self, detail: str, retry_after: int = 1) -> None:
+        super().__init__(detail, field="Idempotency-Key", code="idempotency_in_flight")
+        self.retry_after = retry_after
+
+
 __all__ = [
     "Conflict",
     "Forbidden",
     "GameServiceError",
+    "IdempotencyInFlight",
     "InvalidRequest",
     "NotFound",
     "RuleViolation",

@@ -14,8 +14,8 @@ from typing import Any
 
 import psycopg
 
-from services.games.adapters.postgres import GamesRepository, UnitOfWork
-from services.games.domain.audit import EXPORT_FORMAT, audit_events
+from services.games.adapters.postgres import GamesRepository, IdempotencyKeyBusy, UnitOfWork
+from services.games.domain.audit import audit_export, export_document
 from services.games.domain.play import (
     InvalidSetup,
     PrescribedSeeds,
@@ -40,6 +40,7 @@ from services.games.service_layer.cache import TableCache
 from services.games.service_layer.errors import (
     Conflict,
     Forbidden,
+    IdempotencyInFlight,
     InvalidRequest,
     NotFound,
     RuleViolation,
@@ -79,9 +80,11 @@ class GamesService:
         uow: UnitOfWork,
         publish: Publisher | None = None,
         cache: TableCache | None = None,
+        idempotency_wait: float = 10.0,
     ) -> None:
         self.registry = registry
         self.uow = uow
+        self.idempotency_wait = idempotency_wait  # seconds a retry waits for a running same-key request
         self.publish = publish or (lambda game_id, version: None)
         self.cache = cache or TableCache()
 
@@ -129,7 +132,7 @@ class GamesService:
         if table is not None and trust_cache_at is not None and table.version == trust_cache_at:
             return table
         if table is None:
-            snap = self.uow.store.latest_snapshot(game_id, SNAPSHOT_KIND, until)
+            snap = repo.events.latest_snapshot(game_id, SNAPSHOT_KIND, until)  # no 2nd connection
             table = pickle.loads(snap.data) if snap else Table(game_id)
         engine = None
         limit = None if until is None else max(0, until - table.version)
@@ -152,19 +155,36 @@ class GamesService:
             return self.load(repo, _valid_id(game_id), until)
 
     def viewer_of(self, table: Table, identity: Identity) -> int | None:
-        """Seat number, SPECTATOR, or None for the full view (admins, and everyone once ended)."""
-        if identity.admin or table.ended:
+        """Whose eyes a caller sees the game with: a seat number, SPECTATOR, or None for everything.
+
+        The reveal policy (README, "What is revealed after the end"), the same for every endpoint (view,
+        events, live stream, state at a version, move answers): admins see everything; everyone else
+        sees what the game's spec shows their seat (or a spectator), also after the end. Only an engine
+        whose spec reveals everything at the end (``Engine.everything_public_after_end``) shows its full
+        view and whole log to everyone once the game has ended."""
+        if identity.admin:
+            return None
+        if table.ended and self.registry.get(table.game_type).everything_public_after_end:
             return None
         seat = table.seat_of(identity.player_id)
         return SPECTATOR if seat is None else seat
+
+    @staticmethod
+    def reads_full_log(table: Table, identity: Identity) -> bool:
+        """Who may take the export (the whole unredacted log with the seed): the game's players and
+        admins. A further role (e.g. auditor tokens) is added here."""
+        return identity.admin or table.seat_of(identity.player_id) is not None
 
     def game_view(self, game_id: str, identity: Identity) -> dict[str, Any]:
         table = self._read_table(game_id)
         return self._describe(table, identity)
 
     def _describe(self, table: Table, identity: Identity) -> dict[str, Any]:
+        return self._describe_as(table, identity, self.viewer_of(table, identity))
+
+    def _describe_as(self, table: Table, identity: Identity, viewer: int | None) -> dict[str, Any]:
+        """The game through ``viewer``'s eyes (a ``viewer_of`` answer)."""
         engine = self.registry.get(table.game_type)
-        viewer = self.viewer_of(table, identity)
         state_view: dict[str, Any] | None = None
         to_move: list[int] = []
         waiting_for: dict[str, Any] | None = None
@@ -211,9 +231,7 @@ class GamesService:
         if version < 1 or version > current.version:
             raise InvalidRequest(f"version must be between 1 and {current.version}", field="version")
         table = self._read_table(game_id, until=version)
-        out = self._describe(table, identity)
-        if current.ended:  # everything is public once the game has ended
-            out = self._describe(table, Identity(admin=True))
+        out = self._describe_as(table, identity, self.viewer_of(current, identity))  # the policy of now
         out["status_now"] = current.status
         return out
 
@@ -236,38 +254,34 @@ class GamesService:
                 items = repo.views(game_id, viewer, after, limit=limit)
         return {"game_id": game_id, "version": table.version, "status": table.status, "events": items}
 
-    def export(self, game_id: str) -> dict[str, Any]:
+    def export(self, game_id: str, identity: Identity) -> dict[str, Any]:
+        if identity.anonymous:
+            raise Unauthorized("the export (whole log with the seed) is for the game's players and admins")
         game_id = _valid_id(game_id)
         with self.uow.read() as repo:
             table = self.load(repo, game_id)
+            if not self.reads_full_log(table, identity):
+                raise Forbidden("the export is for the game's players and admins", code="not_a_player")
             if not table.ended:
                 raise Conflict(
                     "a game can be exported once it has finished or been aborted", code="game_running"
                 )
-            events = [e.as_dict() for e in repo.events.read_stream(game_id)]
-            row = repo.game_row(game_id)
-        assert row is not None
-        return {
-            "format": EXPORT_FORMAT,
-            "game_id": game_id,
-            "game_type": table.game_type,
-            "status": table.status,
-            "scheme": SCHEME,
-            "commitment": table.commitment,
-            "revealed_seed": table.revealed_seed,
-            "head": {"version": row["version"], "hash": row["head_hash"]},
-            "events": events,
-        }
+            return self._export_document(repo, game_id)
+
+    @staticmethod
+    def _export_document(repo: GamesRepository, game_id: str) -> dict[str, Any]:
+        row = repo.game_row(game_id)
+        if row is None:
+            raise NotFound(f"no game {game_id}")
+        events = [e.as_dict() for e in repo.events.read_stream(game_id)]
+        return export_document(game_id, events, (row["version"], row["head_hash"]))
 
     def audit(self, game_id: str) -> dict[str, Any]:
+        """The report ``speltafel verify`` gives for this game's export (public: it carries no hidden data)."""
         game_id = _valid_id(game_id)
         with self.uow.read() as repo:
-            row = repo.game_row(game_id)
-            if row is None:
-                raise NotFound(f"no game {game_id}")
-            events = [e.as_dict() for e in repo.events.read_stream(game_id)]
-        report = audit_events(game_id, events, self.registry, (row["version"], row["head_hash"]))
-        return report.as_dict()
+            document = self._export_document(repo, game_id)
+        return audit_export(document, self.registry).as_dict()
 
     def list_games(
         self, player: str | None, status: str | None, game_type: str | None, limit: int, offset: int
@@ -411,7 +425,11 @@ class GamesService:
         move: dict[str, Any],
         expected_version: int,
         idempotency_key: str | None,
-    ) -> tuple[int, dict[str, Any]]:
+    ) -> tuple[int, dict[str, Any], bool]:
+        """Returns (status, body, replayed). With an ``idempotency_key``, every request with that key gets
+        the first one's answer (``replayed`` for all but the first) and only the first writes: concurrent
+        ones wait on the key inside their transaction; after ``idempotency_wait`` seconds they get 409
+        ``idempotency_in_flight`` (retry later)."""
         if identity.player_id is None:
             raise Unauthorized("moves need a player token")
         game_id = _valid_id(game_id)
@@ -425,13 +443,23 @@ class GamesService:
                 return self._replayed(earlier, request_hash)
         try:
             with self.uow.begin() as repo:
+                if idempotency_key:
+                    repo.lock_idempotency_key(identity.player_id, idempotency_key, self.idempotency_wait)
+                    earlier = repo.idempotent_answer(identity.player_id, idempotency_key)
+                    if earlier is not None:  # a concurrent request with this key answered meanwhile
+                        return self._replayed(earlier, request_hash)
                 committed, body = self._move(repo, identity, game_id, move, expected_version)
                 if idempotency_key:
                     repo.save_idempotent_answer(
                         identity.player_id, idempotency_key, game_id, request_hash, 201, body
                     )
             self._after_commit(committed)
-            return 201, body
+            return 201, body, False
+        except IdempotencyKeyBusy:
+            raise IdempotencyInFlight(
+                "a request with this Idempotency-Key is still being processed; retry to get its answer",
+                retry_after=1,
+            ) from None
         except psycopg.errors.UniqueViolation:
             with self.uow.read() as repo:
                 earlier = repo.idempotent_answer(identity.player_id, idempotency_key or "")
@@ -442,13 +470,13 @@ class GamesService:
     @staticmethod
     def _replayed(
         earlier: tuple[str, str, int, dict[str, Any]], request_hash: str
-    ) -> tuple[int, dict[str, Any]]:
+    ) -> tuple[int, dict[str, Any], bool]:
         _, stored_hash, status, body = earlier
         if stored_hash != request_hash:
             raise InvalidRequest(
                 "this Idempotency-Key was used for a different request", field="Idempotency-Key"
             )
-        return status, body
+        return status, body, True
 
     def _move(
         self,
@@ -487,8 +515,8 @@ class GamesService:
         if outcome is not None:
             events.append(self._finished(table, outcome, repo.server_seed(game_id)))
         committed = self._commit(repo, engine, table, events, identity)
-        ended = committed.table.ended
-        payloads = [p.payload for p in events] if ended else committed.views[seat]
+        viewer = self.viewer_of(committed.table, identity)  # the mover's seat, or everything at the end
+        payloads = [p.payload for p in events] if viewer is None else committed.views[viewer]
         return committed, {
             "version": committed.table.version,
             "status": committed.table.status,
@@ -532,6 +560,8 @@ class GamesService:
         return self._describe(committed.table, identity)
 
     def abort(self, identity: Identity, game_id: str, reason: str) -> dict[str, Any]:
+        if identity.anonymous:
+            raise Unauthorized("aborting a game needs the admin token")
         if not identity.admin:
             raise Forbidden("only an admin may abort a game")
         game_id = _valid_id(game_id)

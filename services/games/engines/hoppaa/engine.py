@@ -33,6 +33,7 @@ class HopPaaEngine(Engine[HopPaaState]):
     title = "HopPaa"
     player_counts = table_options.PLAYER_COUNTS
     spec = "rules/hoppaa.md"
+    everything_public_after_end = False  # HP-R21: discards and the 2-player reserve are never shown, also after the end
 
     # --- configuration ---------------------------------------------------------------------
     def options_schema(self) -> dict[str, Any]:

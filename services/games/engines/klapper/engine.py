@@ -30,6 +30,7 @@ class KlapperEngine(Engine[KlapperState]):
     title = "Klapper"
     player_counts = (4, 3, 2, 6)
     spec = "rules/klapper.md"
+    everything_public_after_end = False  # KL-44 / section 4: the dead hand is never revealed, hands only to their owners, also after the end
 
     # --- configuration -------------------------------------------------------------------
     def options_schema(self) -> dict[str, Any]:

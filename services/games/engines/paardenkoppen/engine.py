@@ -30,6 +30,7 @@ class PaardenkoppenEngine(Engine[PKState]):
     title = "Paardenkoppen"
     player_counts = options.PLAYER_COUNTS
     spec = "rules/paardenkoppen.md"
+    everything_public_after_end = False  # R12: hands left at round end are not revealed, also after the end
 
     # --- configuration -------------------------------------------------------------------
     def options_schema(self) -> dict[str, Any]:

@@ -68,8 +68,9 @@ def seat_view(state: PKState, seat: int | None) -> dict[str, Any]:
 
 
 def full_view(state: PKState) -> dict[str, Any]:
-    """Everything while the game runs (admins). Once it has ended the host shows this view to
-    everyone, so the cards left in hands are withheld then (R12); their sizes stay."""
+    """Everything while the game runs (admins only: after the end too, as ``everything_public_after_end``
+    is off). Once it has ended the cards left in hands are withheld here as well (R12); their sizes stay,
+    and the export still carries the log they follow from."""
     view = public_view(state)
     if state.phase == FINISHED:
         view["hands"] = None

@@ -64,6 +64,7 @@ class RoparunEngine(Engine[RoparunState]):
     title = "ROPARUN the Game"
     player_counts = (2, 3, 4)
     spec = "rules/roparun.md"
+    everything_public_after_end = False  # RR-13 / R29: face-down discards are never revealed; stock order nobody, also after the end
 
     # --- configuration -------------------------------------------------------------------
     def options_schema(self) -> dict[str, Any]:
