@@ -4,6 +4,7 @@ real RQ queues to ratings and matchmaking, which keep their own copy (issue 15, 
 from __future__ import annotations
 
 import uuid
+import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from typing import Any
 
@@ -97,7 +98,7 @@ def publish_finished(pool: ConnectionPool, body: dict[str, Any]) -> None:
     )
 
 
-def test_a_rename_reaches_the_leaderboard_and_player_ratings(
+def test_a_rename_reaches_the_leaderboard_history_and_chart_title(
     pool: ConnectionPool, redis: Redis, ratings: FlaskClient
 ) -> None:
     directory = PlayerDirectory(pool)
@@ -115,6 +116,11 @@ def test_a_rename_reaches_the_leaderboard_and_player_ratings(
     assert board["items"][0] == {**board["items"][0], "player_id": people[0], "display_name": "Anneke <de Snelle>"}
     mine = ratings.get(f"/v1/players/{people[0]}/ratings").get_json()
     assert mine["display_name"] == "Anneke <de Snelle>"
+    svg = ratings.get(f"/v1/players/{people[0]}/ratings/roparun.svg").get_data(as_text=True)
+    root = ET.fromstring(svg)  # the name is escaped, so the SVG still parses
+    title = root.find("{http://www.w3.org/2000/svg}title")
+    assert title is not None and title.text == "Anneke <de Snelle> \u2014 rating in roparun"
+    assert "after 1 game:" in svg and "1 games" not in svg
 
 
 def test_a_rename_reaches_league_participants_and_standings(

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from services.ratings.domain import pools as pool_catalogue
-from services.ratings.domain.chart import rating_svg
+from services.ratings.domain.chart import ChartPoint, rating_svg
 from services.ratings.domain.ports import HistoryRow, RatingsRepository, UnitOfWork
 from services.ratings.domain.rating import (
     INITIAL_MU,
@@ -279,9 +279,11 @@ class RatingsService:
             name = repo.names([player_id]).get(player_id)
         if not history:
             raise NotFound(f"player {player_id} has no rated games in {pool}")
-        points = [(history[0]["mu_before"], history[0]["sigma_before"])]
-        points += [(h["mu_after"], h["sigma_after"]) for h in history]
-        return rating_svg(f"{name or player_id} in {pool}", points)
+        start = ChartPoint(0, history[0]["mu_before"], history[0]["sigma_before"], None)
+        points = [start] + [
+            ChartPoint(h["seq"], h["mu_after"], h["sigma_after"], h["recorded_at"][:10]) for h in history
+        ]
+        return rating_svg(name or f"player {player_id}", pool, points)
 
     def predict(self, pool: str, sides: list[list[str]]) -> dict[str, Any]:
         if not pool_catalogue.valid_pool_name(pool):
