@@ -191,3 +191,46 @@ def test_late_and_repeated_name_messages_never_bring_an_old_name_back(
             row = conn.execute(f"SELECT display_name, name_version FROM {schema}.player_names"
                                " WHERE player_id = %s", (player,)).fetchone()
             assert row == ("third", 3)
+
+
+def test_players_registered_before_tokens_and_names_keep_their_token_and_are_announced(database_url: str) -> None:
+    """identity 0002 on a database with players: their token moves to identity.tokens and one
+    PlayerRegistered per consumer goes into the games outbox."""
+    import shutil
+    import tempfile
+    from pathlib import Path
+
+    from shared.auth import hash_token
+    from shared.migrate import MigrationSet, apply, identity_set, service_sets
+
+    admin_url = database_url.rsplit("/", 1)[0] + "/postgres"
+    name = f"names_migration_{uuid.uuid4().hex[:10]}"
+    with psycopg.connect(admin_url, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    url = database_url.rsplit("/", 1)[0] + "/" + name
+    first_only = Path(tempfile.mkdtemp())
+    try:
+        shutil.copy(identity_set().folder / "0001_players.sql", first_only)
+        root = Path(__file__).resolve().parents[2]
+        apply(url, [MigrationSet("identity", "identity", first_only),
+                    *service_sets("games", root / "services" / "games" / "adapters" / "migrations")])
+        player = str(uuid.uuid4())
+        with psycopg.connect(url) as conn:
+            conn.execute("INSERT INTO identity.players (id, display_name, token_hash) VALUES (%s, 'Oud', %s)",
+                         (player, hash_token("old-token")))
+        apply(url, [identity_set()])
+        pool = ConnectionPool(url, min_size=1, max_size=2, open=True)
+        try:
+            assert PlayerDirectory(pool).player_for_token("old-token") == player
+        finally:
+            pool.close()
+        with psycopg.connect(url) as conn:
+            rows = conn.execute("SELECT queue, message FROM games.outbox ORDER BY queue").fetchall()
+        assert [q for q, _ in rows] == ["matchmaking", "ratings"]
+        assert all(m["type"] == "PlayerRegistered" and m["body"] == {
+            "player_id": player, "display_name": "Oud", "name_version": 1, "created_at": m["body"]["created_at"]
+        } for _, m in rows)
+    finally:
+        shutil.rmtree(first_only, ignore_errors=True)
+        with psycopg.connect(admin_url, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
