@@ -5,11 +5,18 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+import unicodedata
 import uuid
 from dataclasses import dataclass
 from typing import Any
 
+import psycopg
+from psycopg import sql
+from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool
+
+from shared.eventstore.model import OutboxMessage
+from shared.messages import outbox_for
 
 
 @dataclass(frozen=True)
@@ -43,36 +50,113 @@ def bearer_token(authorization: str | None) -> str | None:
     return token.strip()
 
 
+DISPLAY_NAME_MAX = 40
+IDENTITY_OUTBOX = "games"  # identity belongs to the games service; its messages leave through that outbox
+
+
+class InvalidDisplayName(ValueError):
+    """A display name that cannot be shown (empty, too long, control characters, lone surrogates)."""
+
+
+def clean_display_name(value: str) -> str:
+    """The display name to store: trimmed, 1-40 characters, no control characters or lone surrogates."""
+    name = value.strip()
+    if not 1 <= len(name) <= DISPLAY_NAME_MAX:
+        raise InvalidDisplayName(f"a display name has 1-{DISPLAY_NAME_MAX} characters after trimming")
+    for ch in name:
+        category = unicodedata.category(ch)
+        if category == "Cs":
+            raise InvalidDisplayName("a display name may not contain lone surrogates")
+        if category in {"Cc", "Cf", "Zl", "Zp"} and ch not in "\u200d":
+            raise InvalidDisplayName(f"a display name may not contain control characters (U+{ord(ch):04X})")
+    return name
+
+
+def _name_message(kind: str, player_id: str, name: str, version: int) -> list[OutboxMessage]:
+    body = {"player_id": player_id, "display_name": name, "name_version": version}
+    return outbox_for(kind, f"{player_id}:name:{version}", body)
+
+
+def _write_outbox(conn: psycopg.Connection[Any], rows: list[OutboxMessage]) -> None:
+    with conn.cursor() as cur:
+        cur.executemany(
+            sql.SQL("INSERT INTO {s}.outbox (queue, job, message) VALUES (%s, %s, %s)").format(
+                s=sql.Identifier(IDENTITY_OUTBOX)
+            ),
+            [(m.queue, m.job, Jsonb(m.message)) for m in rows],
+        )
+
+
 class PlayerDirectory:
-    """Players and token lookup (PostgreSQL, schema ``identity``)."""
+    """Players, their names and tokens (PostgreSQL, schema ``identity``).
+
+    Every token lookup asks the database (an indexed read): a revoked token stops working at once in
+    every process. Names leave as PlayerRegistered / PlayerRenamed through the games outbox, in the
+    same transaction as the identity row."""
 
     def __init__(self, pool: ConnectionPool) -> None:
         self._pool = pool
-        self._known: dict[str, str] = {}  # token hash -> player id (tokens never change owner)
 
     def register(self, display_name: str) -> tuple[str, str]:
+        name = clean_display_name(display_name)
         player_id, token = str(uuid.uuid4()), new_token()
-        with self._pool.connection() as conn:
+        with self._pool.connection() as conn, conn.transaction():
             conn.execute(
-                "INSERT INTO identity.players (id, display_name, token_hash) VALUES (%s, %s, %s)",
-                (player_id, display_name, hash_token(token)),
+                "INSERT INTO identity.players (id, display_name, name_version) VALUES (%s, %s, 1)",
+                (player_id, name),
             )
+            conn.execute(
+                "INSERT INTO identity.tokens (token_hash, player_id) VALUES (%s, %s)", (hash_token(token), player_id)
+            )
+            _write_outbox(conn, _name_message("PlayerRegistered", player_id, name, 1))
         return player_id, token
 
-    def player_for_token(self, token: str) -> str | None:
-        digest = hash_token(token)
-        if digest in self._known:
-            return self._known[digest]
+    def rename(self, player_id: str, display_name: str) -> dict[str, Any] | None:
+        """The player with the new name (None for an unknown player); PlayerRenamed goes out with it."""
+        name = clean_display_name(display_name)
+        with self._pool.connection() as conn, conn.transaction():
+            row = conn.execute(
+                "UPDATE identity.players SET display_name = %s, name_version = name_version + 1"
+                " WHERE id = %s RETURNING name_version",
+                (name, player_id),
+            ).fetchone()
+            if row is None:
+                return None
+            _write_outbox(conn, _name_message("PlayerRenamed", player_id, name, int(row[0])))
+        return self.get(player_id)
+
+    def issue_token(self, player_id: str) -> str:
+        """A new bearer token for the player (returned once; older tokens keep working)."""
+        token = new_token()
         with self._pool.connection() as conn:
-            row = conn.execute("SELECT id FROM identity.players WHERE token_hash = %s", (digest,)).fetchone()
-        if row is None:
-            return None
-        if len(self._known) > 100_000:
-            self._known.clear()
-        self._known[digest] = str(row[0])
-        return str(row[0])
+            conn.execute(
+                "INSERT INTO identity.tokens (token_hash, player_id) VALUES (%s, %s)", (hash_token(token), player_id)
+            )
+        return token
+
+    def revoke_token(self, token: str) -> bool:
+        """Revoke one token; True when it was live."""
+        with self._pool.connection() as conn:
+            row = conn.execute(
+                "UPDATE identity.tokens SET revoked_at = now() WHERE token_hash = %s AND revoked_at IS NULL"
+                " RETURNING 1",
+                (hash_token(token),),
+            ).fetchone()
+        return row is not None
+
+    def player_for_token(self, token: str) -> str | None:
+        with self._pool.connection() as conn:
+            row = conn.execute(
+                "SELECT player_id FROM identity.tokens WHERE token_hash = %s AND revoked_at IS NULL",
+                (hash_token(token),),
+            ).fetchone()
+        return str(row[0]) if row else None
 
     def get(self, player_id: str) -> dict[str, Any] | None:
+        try:
+            uuid.UUID(player_id)
+        except ValueError:
+            return None
         with self._pool.connection() as conn:
             row = conn.execute(
                 "SELECT id, display_name, created_at FROM identity.players WHERE id = %s", (player_id,)

@@ -26,6 +26,15 @@ ROUTES: dict[str, tuple[tuple[str, str], ...]] = {
     "GameCreatedForTable": (("matchmaking", "services.matchmaking.entrypoints.jobs.handle_message"),),
     "QuestionRequested": (("questions", "services.questions.entrypoints.jobs.handle_message"),),
     "QuestionReady": (("games", "services.games.entrypoints.jobs.handle_message"),),
+    # identity (games service): names shown next to player ids in leaderboards, charts and standings
+    "PlayerRegistered": (
+        ("ratings", "services.ratings.entrypoints.jobs.handle_message"),
+        ("matchmaking", "services.matchmaking.entrypoints.jobs.handle_message"),
+    ),
+    "PlayerRenamed": (
+        ("ratings", "services.ratings.entrypoints.jobs.handle_message"),
+        ("matchmaking", "services.matchmaking.entrypoints.jobs.handle_message"),
+    ),
 }
 
 

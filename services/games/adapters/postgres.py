@@ -172,6 +172,25 @@ class GamesRepository:
             (player_id, key, game_id, request_hash, status, Jsonb(body)),
         )
 
+    # -- players (identity is this service's schema) -----------------------------------
+    def display_names(self, player_ids: Sequence[str | None]) -> dict[str, str]:
+        ids = sorted({p for p in player_ids if p})
+        if not ids:
+            return {}
+        rows = self.conn.execute(
+            "SELECT id::text, display_name FROM identity.players WHERE id::text = ANY(%s)", (ids,)
+        ).fetchall()
+        return {r[0]: r[1] for r in rows}
+
+    def games_played(self, player_id: str) -> dict[str, int]:
+        """Finished games per game type in which the player had a seat."""
+        rows = self.conn.execute(
+            "SELECT game_type, count(*) FROM games.games WHERE seats @> %s AND status = 'finished'"
+            " GROUP BY game_type ORDER BY game_type",
+            (Jsonb([player_id]),),
+        ).fetchall()
+        return {r[0]: int(r[1]) for r in rows}
+
     # -- events ------------------------------------------------------------------------
     def append(
         self,

@@ -14,12 +14,13 @@ from flask_smorest import Blueprint
 from services.games.entrypoints import schemas as s
 from services.games.service_layer.errors import IdempotencyInFlight, InvalidRequest
 from services.games.service_layer.handlers import GamesService
-from shared.auth import PlayerDirectory
+from services.games.service_layer.players import PlayersService
+from shared.auth import bearer_token
 from shared.web.identity import player_key, request_identity
 from shared.web.problems import PROBLEM_TYPE_BASE, ApiProblem
 from shared.web.ratelimit import rate_limited
 
-players = Blueprint("players", __name__, url_prefix="/players", description="Player registration")
+players = Blueprint("players", __name__, url_prefix="/players", description="Players: registration, profiles, names and tokens")
 game_types = Blueprint("game-types", __name__, url_prefix="/game-types", description="Hosted games")
 games = Blueprint("games", __name__, url_prefix="/games", description="Tables, moves, logs and audits")
 
@@ -42,15 +43,64 @@ def service() -> GamesService:
 identity = request_identity
 
 
+def players_service() -> PlayersService:
+    svc: PlayersService = current_app.extensions["players_service"]
+    return svc
+
+
 @players.route("", methods=["POST"])
 @players.arguments(s.PlayerCreate)
 @players.response(201, s.PlayerCreated)
 @rate_limited(players, "register")
 def register_player(body: dict[str, Any]) -> dict[str, Any]:
     """Register a player; the token is returned once."""
-    directory: PlayerDirectory = current_app.extensions["player_directory"]
-    player_id, token = directory.register(body["display_name"])
-    return {"id": player_id, "display_name": body["display_name"], "token": token}
+    return players_service().register(body["display_name"])
+
+
+@players.route("/me")
+class Me(MethodView):
+    @players.response(200, s.PlayerProfile)
+    @players.alt_response(401, description="no or an unknown bearer token")
+    @players.doc(security=AUTH)
+    def get(self) -> dict[str, Any]:
+        """The calling player: display name, registration time and finished games per game type."""
+        return players_service().me(identity())
+
+    @players.arguments(s.PlayerRename)
+    @players.response(200, s.PlayerProfile)
+    @players.alt_response(401, description="no or an unknown bearer token")
+    @players.doc(security=AUTH)
+    def patch(self, body: dict[str, Any]) -> dict[str, Any]:
+        """Change your display name (trimmed, 1-40 characters, no control characters).
+
+        Other services learn it through a PlayerRenamed message (leaderboards, standings, charts)."""
+        return players_service().rename(identity(), body["display_name"])
+
+
+@players.route("/me/tokens", methods=["POST"])
+@players.response(201, s.TokenIssued)
+@players.alt_response(401, description="no or an unknown bearer token")
+@players.doc(security=AUTH)
+def issue_token() -> dict[str, Any]:
+    """A new bearer token for you, returned once. Revoke the old one with DELETE .../tokens/current."""
+    return players_service().issue_token(identity())
+
+
+@players.route("/me/tokens/current", methods=["DELETE"])
+@players.response(204)
+@players.alt_response(401, description="no or an unknown bearer token")
+@players.doc(security=AUTH)
+def revoke_current_token() -> None:
+    """Revoke the token of this request: every later request with it is a 401, in every service."""
+    players_service().revoke_current(identity(), bearer_token(request.headers.get("Authorization")))
+
+
+@players.route("/<player_id>")
+@players.response(200, s.PlayerProfile)
+@players.alt_response(404, description="no such player")
+def get_player(player_id: str) -> dict[str, Any]:
+    """A player's display name, registration time and finished games per game type."""
+    return players_service().profile(player_id)
 
 
 @game_types.route("")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import validate
 
+from shared.auth import DISPLAY_NAME_MAX, InvalidDisplayName, clean_display_name
 from shared.web.bounds import bounded
 
 STATUSES = ("open", "running", "finished", "aborted")
@@ -15,16 +16,57 @@ class Strict(ma.Schema):
         unknown = ma.RAISE
 
 
-class PlayerCreate(Strict):
-    display_name = ma.fields.String(
-        required=True, validate=validate.Length(1, 64), metadata={"example": "Anneke"}
+def _display_name(value: str) -> None:
+    try:
+        clean_display_name(value)
+    except InvalidDisplayName as exc:
+        raise ma.ValidationError(str(exc)) from None
+
+
+def display_name_field() -> ma.fields.String:
+    return ma.fields.String(
+        required=True,
+        validate=_display_name,
+        metadata={
+            "example": "Anneke",
+            "description": f"shown next to the player id; trimmed, 1-{DISPLAY_NAME_MAX} characters, "
+            "no control characters",
+        },
     )
+
+
+class PlayerCreate(Strict):
+    display_name = display_name_field()
 
 
 class PlayerCreated(ma.Schema):
     id = ma.fields.String(metadata={"example": "2f0a4c8e-8d0b-4a53-9b0e-4d6f8a3c1b2e"})
     display_name = ma.fields.String()
+    created_at = ma.fields.String()
     token = ma.fields.String(metadata={"description": "bearer token, shown once; only its hash is stored"})
+
+
+class PlayerRename(Strict):
+    display_name = display_name_field()
+
+
+class PlayerProfile(ma.Schema):
+    id = ma.fields.String(metadata={"example": "2f0a4c8e-8d0b-4a53-9b0e-4d6f8a3c1b2e"})
+    display_name = ma.fields.String(metadata={"example": "Anneke"})
+    created_at = ma.fields.String(metadata={"example": "2026-12-01T09:47:08+00:00"})
+    games_played = ma.fields.Dict(
+        keys=ma.fields.String(),
+        values=ma.fields.Integer(),
+        metadata={"description": "finished games per game type", "example": {"klapper": 3, "hoppaa": 1}},
+    )
+    games_played_total = ma.fields.Integer(metadata={"example": 4})
+
+
+class TokenIssued(ma.Schema):
+    player_id = ma.fields.String()
+    token = ma.fields.String(
+        metadata={"description": "a new bearer token, shown once; the calling token keeps working"}
+    )
 
 
 class GameCreate(Strict):
@@ -54,6 +96,7 @@ class GameCreate(Strict):
 class SeatSchema(ma.Schema):
     seat = ma.fields.Integer()
     player_id = ma.fields.String(allow_none=True)
+    display_name = ma.fields.String(allow_none=True, metadata={"example": "Anneke"})
 
 
 class GameSchema(ma.Schema):

@@ -206,7 +206,7 @@ class GamesService:
             "num_players": table.num_players,
             "status": table.status,
             "version": table.version,
-            "seats": [{"seat": i, "player_id": p} for i, p in enumerate(table.seats)],
+            "seats": self._seats_with_names(table.seats),
             "your_seat": table.seat_of(identity.player_id),
             "to_move": to_move,
             "waiting_for": waiting_for,
@@ -215,6 +215,12 @@ class GamesService:
             "commitment": table.commitment,
             "revealed_seed": table.revealed_seed,
         }
+
+    def _seats_with_names(self, seats: list[str | None]) -> list[dict[str, Any]]:
+        with self.uow.read() as repo:
+            names = repo.display_names(seats)
+        return [{"seat": i, "player_id": p, "display_name": names.get(p) if p else None}
+                for i, p in enumerate(seats)]
 
     def legal_moves(self, game_id: str, identity: Identity) -> dict[str, Any]:
         table = self._read_table(game_id)
@@ -288,6 +294,9 @@ class GamesService:
     ) -> dict[str, Any]:
         with self.uow.read() as repo:
             items, total = repo.list_games(player, status, game_type, limit, offset)
+            names = repo.display_names([p for item in items for p in item["seats"]])
+        for item in items:
+            item["seat_names"] = [names.get(p) if p else None for p in item["seats"]]
         return {"items": items, "total": total, "limit": limit, "offset": offset}
 
     # ------------------------------------------------------------------ commands

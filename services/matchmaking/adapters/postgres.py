@@ -14,6 +14,7 @@ from psycopg_pool import ConnectionPool
 from shared.eventstore.model import NewEvent, OutboxMessage, StoredEvent
 from shared.eventstore.postgres import PostgresEventStore
 from shared.outbox import consume_once
+from shared.player_names import names_of, save_name
 
 SCHEMA = "matchmaking"
 _MATCH_LOCK = 7_415_925_101  # one matching run at a time
@@ -183,13 +184,18 @@ class MatchmakingRepository:
         return items, int(total[0]) if total else 0
 
     def display_names(self, player_ids: Sequence[str]) -> dict[str, str]:
-        rows = self.conn.execute(
-            "SELECT id::text, display_name FROM identity.players WHERE id::text = ANY(%s)", (list(player_ids),)
-        ).fetchall()
-        return {r[0]: r[1] for r in rows}
+        """Names kept from PlayerRegistered / PlayerRenamed (matchmaking.player_names)."""
+        return names_of(self.conn, SCHEMA, player_ids)
+
+    def save_name(self, player_id: str, display_name: str, name_version: int) -> bool:
+        return save_name(self.conn, SCHEMA, player_id, display_name, name_version)
 
     def existing_players(self, player_ids: Sequence[str]) -> set[str]:
-        return set(self.display_names(player_ids))
+        """Registered players among ``player_ids`` (the identity check every service makes for tokens)."""
+        rows = self.conn.execute(
+            "SELECT id::text FROM identity.players WHERE id::text = ANY(%s)", (list(player_ids),)
+        ).fetchall()
+        return {r[0] for r in rows}
 
     # -- events and messages -----------------------------------------------------------
     def append(

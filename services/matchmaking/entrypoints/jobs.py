@@ -2,6 +2,7 @@
 
 - ``GameCreatedForTable`` (from games): the table's tickets (or league table) get the game id.
 - ``GameFinished`` / ``GameAborted`` (from games): league results; queue tickets are closed.
+- ``PlayerRegistered`` / ``PlayerRenamed`` (from games): display names for leagues and standings.
 - ``tick``: one matching run (enqueue it periodically, or run ``python -m
   services.matchmaking.entrypoints.ticker``).
 

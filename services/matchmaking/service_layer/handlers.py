@@ -33,6 +33,7 @@ from services.matchmaking.service_layer.errors import (
 from shared.auth import Identity
 from shared.eventstore.model import NewEvent, OutboxMessage
 from shared.messages import outbox_for
+from shared.player_names import NAME_MESSAGES, parse_name_message
 
 log = logging.getLogger(__name__)
 CONSUMER = "matchmaking"
@@ -316,6 +317,9 @@ class MatchmakingService:
     # ================================================================== messages
     def handle_message(self, message: dict[str, Any]) -> None:
         kind, body, message_id = message["type"], message["body"], str(message["message_id"])
+        if kind in NAME_MESSAGES:
+            self._on_name(message_id, body)
+            return
         handlers = {
             "GameCreatedForTable": self._on_game_created,
             "GameFinished": self._on_game_finished,
@@ -328,6 +332,13 @@ class MatchmakingService:
                 log.info("message %s seen before", message_id)
                 return
             handlers[kind](repo, body)
+
+    def _on_name(self, message_id: str, body: Any) -> None:
+        """PlayerRegistered / PlayerRenamed: keep the newest display name for leagues and standings."""
+        player_id, name, version = parse_name_message(body)
+        with self.uow.begin() as repo:
+            if repo.first_time(CONSUMER, message_id):
+                repo.save_name(player_id, name, version)
 
     def _on_game_created(self, repo: MatchmakingRepository, body: dict[str, Any]) -> None:
         table = repo.table(str(body["request_id"]), lock=True)

@@ -22,6 +22,7 @@ from services.ratings.domain.rating import Adjustment, Rating, ordinal
 from shared.eventstore.model import NewEvent
 from shared.eventstore.postgres import PostgresEventStore
 from shared.outbox import consume_once
+from shared.player_names import names_of, save_name
 
 SCHEMA = "ratings"
 WRITER_LOCK = 7_415_925_104  # advisory lock: one ratings writer at a time
@@ -161,7 +162,13 @@ class PostgresRatingsRepository(RatingsRepository):
                                     ordinal(a.mu_after, a.sigma_after), a.games_after, a.game_id))
         return epoch
 
+    def save_name(self, player_id: str, display_name: str, name_version: int) -> bool:
+        return save_name(self.conn, SCHEMA, player_id, display_name, name_version)
+
     # -- reading -----------------------------------------------------------------------
+    def names(self, player_ids: Sequence[str]) -> dict[str, str]:
+        return names_of(self.conn, SCHEMA, player_ids)
+
     def finished_log(self) -> Iterator[tuple[int, Mapping[str, Any]]]:
         with self.conn.cursor(name="ratings_finished_log") as cur:
             cur.itersize = 2000

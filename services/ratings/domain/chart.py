@@ -1,89 +1,206 @@
-"""A hand-made SVG line chart of one player's rating history in one pool.
+"""An SVG line chart of one player's rating history in one pool, made to be read by a person.
 
-x is the game number (0 = the starting rating), y the rating: a shaded band mu +- 2 sigma, the mu
-line and the ordinal (mu - 3 sigma) line. Pure: text in, text out; every label is escaped.
+x: the game number (0 = the starting rating) with point markers, and the date of the first and the
+last rated game; y: the rating. The main line is the **rating** (the ordinal, mu - 3 sigma: a cautious
+estimate that rises as the system grows surer); the shaded band is the **likely range** of the
+player's skill (mu +- 2 sigma), narrowing as games are played. Pure: values in, text out; every label
+is escaped.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
-from xml.sax.saxutils import escape
+from dataclasses import dataclass
+from xml.sax.saxutils import escape, quoteattr
 
 from services.ratings.domain.rating import ordinal
 
-WIDTH, HEIGHT = 640, 320
-LEFT, RIGHT, TOP, BOTTOM = 48, 16, 36, 32
+WIDTH, HEIGHT = 720, 400
+LEFT, RIGHT, TOP, BOTTOM = 64, 24, 86, 64
+RATING_COLOUR, BAND_COLOUR, SKILL_COLOUR = "#c0392b", "#4c78a8", "#4c78a8"
+MU, SIGMA, PLUS_MINUS, MINUS, DASH = "\u03bc", "\u03c3", "\u00b1", "\u2212", "\u2014"
+BAND_LABEL = f"likely range of skill ({MU} {PLUS_MINUS} 2{SIGMA})"
+RATING_LABEL = f"rating ({MU} {MINUS} 3{SIGMA}, a cautious estimate)"
+SKILL_LABEL = f"estimated skill ({MU})"
 
 
-def _fmt(value: float) -> str:
-    return f"{value:.2f}"
+@dataclass(frozen=True)
+class ChartPoint:
+    game: int  # games played after this point (0 = before the first game)
+    mu: float
+    sigma: float
+    date: str | None = None  # ISO date (YYYY-MM-DD) of the game, None for the start
 
 
-def rating_svg(title: str, points: Sequence[tuple[float, float]]) -> str:
-    """``points``: (mu, sigma) after game 0 (start), 1, 2, ..."""
+def plural(n: int, word: str, words: str | None = None) -> str:
+    """``1 game``, ``2 games``, ``0 games``."""
+    return f"{n} {word if n == 1 else (words or word + 's')}"
+
+
+def nice_ticks(low: float, high: float, count: int = 7) -> list[float]:
+    """Round tick values (steps of 1, 2 or 5 times a power of ten) covering [low, high]."""
+    if high - low < 1e-9:
+        low, high = low - 1, high + 1
+    raw = (high - low) / max(count - 1, 1)
+    power = 10 ** math.floor(math.log10(raw))
+    step = next(m * power for m in (1, 2, 5, 10) if m * power >= raw)
+    first = math.floor(low / step + 1e-9) * step
+    ticks: list[float] = []
+    value = first
+    while value <= high + step * 1e-9 and len(ticks) < 50:
+        ticks.append(round(value, 10))
+        value += step
+    if ticks[-1] < high:
+        ticks.append(round(value, 10))
+    return ticks
+
+
+def game_ticks(last: int, count: int = 10) -> list[int]:
+    """Whole game numbers from 0 to ``last`` (at most about ``count`` labels, always including ``last``)."""
+    if last <= count:
+        return list(range(last + 1))
+    step = next(m * 10 ** k for k in range(8) for m in (1, 2, 5) if m * 10 ** k * count >= last)
+    ticks = list(range(0, last + 1, step))
+    if last - ticks[-1] < step / 2 and ticks[-1] != last:
+        ticks[-1] = last
+    elif ticks[-1] != last:
+        ticks.append(last)
+    return ticks
+
+
+def _date(iso: str) -> str:
+    months = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+    try:
+        year, month, day = (int(part) for part in iso[:10].split("-"))
+        return f"{day} {months[month - 1]} {year}"
+    except (ValueError, IndexError):
+        return iso[:10]
+
+
+def _f(value: float) -> str:
+    return f"{value:.1f}"
+
+
+def _num(value: float, digits: int = 1) -> str:
+    """A number for people: no "-0.0", a real minus sign."""
+    text = f"{value:.{digits}f}"
+    if text.lstrip("-").strip("0.") == "":
+        text = text.lstrip("-")
+    return text.replace("-", MINUS)
+
+
+def rating_svg(player: str, pool: str, points: Sequence[ChartPoint]) -> str:
+    """The chart of ``player`` (a display name) in ``pool``; ``points`` start with game 0."""
     if not points:
-        points = [(25.0, 25.0 / 3.0)]
-    upper = [mu + 2 * sigma for mu, sigma in points]
-    lower = [mu - 2 * sigma for mu, sigma in points]
-    ords = [ordinal(mu, sigma) for mu, sigma in points]
-    y_max = max(upper)
-    y_min = min(min(lower), min(ords))
-    if y_max - y_min < 1e-9:
-        y_max, y_min = y_max + 1, y_min - 1
-    pad = (y_max - y_min) * 0.05
-    y_max, y_min = y_max + pad, y_min - pad
-    span_x = max(len(points) - 1, 1)
+        points = [ChartPoint(0, 25.0, 25.0 / 3.0)]
+    ratings = [ordinal(p.mu, p.sigma) for p in points]
+    upper = [p.mu + 2 * p.sigma for p in points]
+    lower = [p.mu - 2 * p.sigma for p in points]
+    y_ticks = nice_ticks(min(min(ratings), min(lower)), max(upper))
+    y_min, y_max = y_ticks[0], y_ticks[-1]
+    last_game = max(points[-1].game, 1)
     plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
 
-    def x(i: int) -> float:
-        return LEFT + plot_w * i / span_x
+    def x(game: int) -> float:
+        return LEFT + plot_w * game / last_game
 
-    def y(v: float) -> float:
-        return TOP + plot_h * (y_max - v) / (y_max - y_min)
+    def y(value: float) -> float:
+        return TOP + plot_h * (y_max - value) / (y_max - y_min)
 
-    def line(values: Sequence[float]) -> str:
-        return " ".join(f"{_fmt(x(i))},{_fmt(y(v))}" for i, v in enumerate(values))
+    def path(values: Sequence[float]) -> str:
+        return " ".join(f"{_f(x(p.game))},{_f(y(v))}" for p, v in zip(points, values, strict=True))
 
-    band = line(upper) + " " + " ".join(
-        f"{_fmt(x(i))},{_fmt(y(v))}" for i, v in reversed(list(enumerate(lower)))
+    games = points[-1].game
+    now = points[-1]
+    title = f"{player} {DASH} rating in {pool}"
+    summary = (
+        f"after {plural(games, 'game')}: rating {_num(ordinal(now.mu, now.sigma))}; "
+        f"likely range of skill {_num(now.mu - 2 * now.sigma)} to {_num(now.mu + 2 * now.sigma)}"
     )
-    ticks = []
-    for k in range(5):
-        value = y_min + (y_max - y_min) * k / 4
-        ticks.append(
-            f'<line x1="{LEFT}" y1="{_fmt(y(value))}" x2="{WIDTH - RIGHT}" y2="{_fmt(y(value))}" '
-            f'stroke="#e5e5e5"/><text x="{LEFT - 6}" y="{_fmt(y(value) + 4)}" text-anchor="end">'
-            f"{value:.1f}</text>"
-        )
-    mu_now, sigma_now = points[-1]
-    caption = (
-        f"{len(points) - 1} games; mu {mu_now:.2f}, sigma {sigma_now:.2f}, "
-        f"ordinal {ordinal(mu_now, sigma_now):.2f}"
-    )
-    return (
+    parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" '
-        f'viewBox="0 0 {WIDTH} {HEIGHT}" font-family="sans-serif" font-size="11">'
-        f"<title>{escape(title)}</title>"
-        f'<rect width="{WIDTH}" height="{HEIGHT}" fill="#ffffff"/>'
-        f'<text x="{LEFT}" y="16" font-size="13" font-weight="bold">{escape(title)}</text>'
-        f'<text x="{LEFT}" y="30" fill="#555">{escape(caption)}</text>'
-        + "".join(ticks)
-        + f'<polygon points="{band}" fill="#4c78a8" fill-opacity="0.18" stroke="none">'
-        "<title>mu +- 2 sigma</title></polygon>"
-        f'<polyline points="{line([mu for mu, _ in points])}" fill="none" stroke="#4c78a8" '
-        'stroke-width="2"><title>mu</title></polyline>'
-        f'<polyline points="{line(ords)}" fill="none" stroke="#e45756" stroke-width="1.5" '
-        'stroke-dasharray="4 3"><title>ordinal (mu - 3 sigma)</title></polyline>'
-        f'<text x="{WIDTH - RIGHT}" y="{HEIGHT - 10}" text-anchor="end" fill="#555">game</text>'
-        f'<text x="{LEFT}" y="{HEIGHT - 10}" fill="#555">0</text>'
-        f'<text x="{_fmt(x(len(points) - 1))}" y="{HEIGHT - 20}" text-anchor="end" fill="#555">'
-        f"{len(points) - 1}</text>"
-        f'<g transform="translate({WIDTH - RIGHT - 190},{TOP + 4})">'
-        '<rect width="10" height="10" fill="#4c78a8" fill-opacity="0.18"/>'
-        '<text x="14" y="9">mu +- 2 sigma</text>'
-        '<line x1="0" y1="22" x2="10" y2="22" stroke="#4c78a8" stroke-width="2"/>'
-        '<text x="14" y="26">mu</text>'
-        '<line x1="50" y1="22" x2="60" y2="22" stroke="#e45756" stroke-dasharray="4 3"/>'
-        '<text x="64" y="26">ordinal</text></g>'
-        "</svg>"
+        f'viewBox="0 0 {WIDTH} {HEIGHT}" font-family="DejaVu Sans, Verdana, sans-serif" font-size="12" '
+        f'role="img" aria-label={quoteattr(title + ". " + summary)}>',
+        f"<title>{escape(title)}</title>",
+        f"<desc>{escape(summary)}</desc>",
+        f'<rect width="{WIDTH}" height="{HEIGHT}" fill="#ffffff"/>',
+        f'<text x="{LEFT}" y="24" font-size="16" font-weight="bold" fill="#222">{escape(title)}</text>',
+        f'<text x="{LEFT}" y="44" fill="#444">{escape(summary)}</text>',
+    ]
+    # grid and y axis
+    for value in y_ticks:
+        parts.append(
+            f'<line x1="{LEFT}" y1="{_f(y(value))}" x2="{WIDTH - RIGHT}" y2="{_f(y(value))}" stroke="#e6e6e6"/>'
+            f'<text x="{LEFT - 8}" y="{_f(y(value) + 4)}" text-anchor="end" fill="#444">{_num(value, 0 if value == int(value) else 1)}</text>'
+        )
+    parts.append(
+        f'<text transform="translate(16,{_f(TOP + plot_h / 2)}) rotate(-90)" text-anchor="middle" '
+        f'fill="#222">rating</text>'
     )
+    # x axis: game numbers, and the dates of the first and last game
+    axis_y = TOP + plot_h
+    parts.append(f'<line x1="{LEFT}" y1="{axis_y}" x2="{WIDTH - RIGHT}" y2="{axis_y}" stroke="#888"/>')
+    for game in game_ticks(points[-1].game):
+        parts.append(
+            f'<line x1="{_f(x(game))}" y1="{axis_y}" x2="{_f(x(game))}" y2="{axis_y + 5}" stroke="#888"/>'
+            f'<text x="{_f(x(game))}" y="{axis_y + 18}" text-anchor="middle" fill="#444">{game}</text>'
+        )
+    dated = [p for p in points if p.date]
+    if dated:
+        first, last = dated[0], dated[-1]
+        parts.append(
+            f'<text x="{LEFT}" y="{axis_y + 36}" text-anchor="start" fill="#666">'
+            f"game {first.game}: {escape(_date(first.date or ''))}</text>"
+        )
+        if last.game != first.game:
+            parts.append(
+                f'<text x="{WIDTH - RIGHT}" y="{axis_y + 36}" text-anchor="end" fill="#666">'
+                f"game {last.game}: {escape(_date(last.date or ''))}</text>"
+            )
+    parts.append(
+        f'<text x="{_f(LEFT + plot_w / 2)}" y="{HEIGHT - 10}" text-anchor="middle" fill="#222">'
+        "games played</text>"
+    )
+    # band, skill line, rating line with markers
+    band = path(upper) + " " + " ".join(
+        f"{_f(x(p.game))},{_f(y(v))}" for p, v in reversed(list(zip(points, lower, strict=True)))
+    )
+    parts.append(
+        f'<polygon points="{band}" fill="{BAND_COLOUR}" fill-opacity="0.18" stroke="none">'
+        f"<title>{escape(BAND_LABEL)}</title></polygon>"
+    )
+    parts.append(
+        f'<polyline points="{path([p.mu for p in points])}" fill="none" stroke="{SKILL_COLOUR}" '
+        f'stroke-width="1.2" stroke-dasharray="5 4"><title>{escape(SKILL_LABEL)}</title></polyline>'
+    )
+    parts.append(
+        f'<polyline points="{path(ratings)}" fill="none" stroke="{RATING_COLOUR}" stroke-width="2.5">'
+        f"<title>{escape(RATING_LABEL)}</title></polyline>"
+    )
+    radius = 4 if len(points) <= 60 else 2
+    for p, value in zip(points, ratings, strict=True):
+        when = "start" if p.game == 0 else f"after game {p.game}" + (f" ({p.date})" if p.date else "")
+        tip = (
+            f"{when}: rating {_num(value)}, likely range of skill {_num(p.mu - 2 * p.sigma)} to "
+            f"{_num(p.mu + 2 * p.sigma)}"
+        )
+        parts.append(
+            f'<circle cx="{_f(x(p.game))}" cy="{_f(y(value))}" r="{radius}" fill="{RATING_COLOUR}" '
+            f'stroke="#ffffff" stroke-width="1"><title>{escape(tip)}</title></circle>'
+        )
+    # legend, in words
+    lx, ly = LEFT, 64
+    parts.append(
+        f'<g transform="translate({lx},{ly})" fill="#222">'
+        f'<line x1="0" y1="0" x2="18" y2="0" stroke="{RATING_COLOUR}" stroke-width="2.5"/>'
+        f'<circle cx="9" cy="0" r="3.5" fill="{RATING_COLOUR}"/>'
+        f'<text x="24" y="4">{escape(RATING_LABEL)}</text>'
+        f'<rect x="262" y="-6" width="18" height="12" fill="{BAND_COLOUR}" fill-opacity="0.18"/>'
+        f'<text x="286" y="4">{escape(BAND_LABEL)}</text>'
+        f'<line x1="492" y1="0" x2="510" y2="0" stroke="{SKILL_COLOUR}" stroke-dasharray="5 4"/>'
+        f'<text x="516" y="4">{escape(SKILL_LABEL)}</text>'
+        "</g>"
+    )
+    parts.append("</svg>")
+    return "".join(parts)

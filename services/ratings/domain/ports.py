@@ -85,7 +85,15 @@ class RatingsRepository(ABC):
     ) -> int:
         """A new epoch of the pool: PoolRecomputed and the adjustments again; returns the epoch."""
 
+    @abstractmethod
+    def save_name(self, player_id: str, display_name: str, name_version: int) -> bool:
+        """Keep the player's display name if ``name_version`` is newer than the stored one."""
+
     # -- reading -----------------------------------------------------------------------
+    @abstractmethod
+    def names(self, player_ids: Sequence[str]) -> dict[str, str]:
+        """Display names of those players that have one (from PlayerRegistered / PlayerRenamed)."""
+
     @abstractmethod
     def finished_log(self) -> Iterator[tuple[int, Mapping[str, Any]]]:
         """Every received GameFinished body with its position, in log order."""

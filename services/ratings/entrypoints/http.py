@@ -70,7 +70,7 @@ def player_ratings(args: dict[str, Any], player_id: str) -> dict[str, Any]:
 @players.doc(
     responses={
         "200": {
-            "description": "SVG line chart: mu with a +-2 sigma band and the ordinal, per game",
+            "description": "SVG line chart titled with the display name: the rating (ordinal) per game with point markers, the likely range of skill (mu +- 2 sigma) as a band, game numbers and dates",
             "content": {"image/svg+xml": {"schema": {"type": "string"}}},
         },
         "404": {"description": "unknown pool or no rated games of the player in it"},

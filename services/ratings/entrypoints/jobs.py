@@ -30,6 +30,7 @@ def _service() -> Any:
 
 
 def handle_message(message: dict[str, Any]) -> str:
-    """Consume one routed message (GameFinished, GameAborted, GameVoided; see shared.messages.ROUTES)."""
+    """Consume one routed message (GameFinished, GameAborted, GameVoided, PlayerRegistered, PlayerRenamed;
+    see shared.messages.ROUTES)."""
     outcome: str = _service().handle_message(message)
     return outcome

@@ -64,6 +64,9 @@ class RatingFields(ma.Schema):
 class LeaderboardItem(RatingFields):
     position = ma.fields.Integer(metadata={"example": 1})
     player_id = ma.fields.String(metadata={"example": PLAYER_ID})
+    display_name = ma.fields.String(
+        allow_none=True, metadata={"example": "Anneke", "description": "null until the name has arrived"}
+    )
     last_game_id = ma.fields.String(metadata={"example": GAME_ID})
 
 
@@ -102,6 +105,7 @@ class PlayerPool(RatingFields):
 
 class PlayerRatings(ma.Schema):
     player_id = ma.fields.String(metadata={"example": PLAYER_ID})
+    display_name = ma.fields.String(allow_none=True, metadata={"example": "Anneke"})
     pools = ma.fields.List(ma.fields.Nested(PlayerPool))
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from services.ratings.domain import pools as pool_catalogue
-from services.ratings.domain.chart import rating_svg
+from services.ratings.domain.chart import ChartPoint, rating_svg
 from services.ratings.domain.ports import HistoryRow, RatingsRepository, UnitOfWork
 from services.ratings.domain.rating import (
     INITIAL_MU,
@@ -27,6 +27,7 @@ from services.ratings.domain.rating import (
     result_from_finished,
 )
 from services.ratings.service_layer.errors import InvalidMessage, InvalidRequest, NotFound
+from shared.player_names import NAME_MESSAGES, InvalidNameMessage, parse_name_message
 
 log = logging.getLogger(__name__)
 
@@ -87,6 +88,8 @@ class RatingsService:
         message_id, kind, body = message.get("message_id"), message.get("type"), message.get("body")
         if not isinstance(message_id, str) or not message_id:
             raise InvalidMessage("the envelope has no message_id", field="message_id")
+        if kind in NAME_MESSAGES:
+            return self._name(message_id, body)
         if kind not in MESSAGE_TYPES:
             raise InvalidMessage(f"the ratings service does not consume {kind!r}", field="type")
         if not isinstance(body, dict) or not isinstance(body.get("game_id"), str) or not body["game_id"]:
@@ -103,6 +106,17 @@ class RatingsService:
                 outcome = self._voided(repo, message_id, body)
         log.info("%s %s for game %s: %s", kind, message_id, body["game_id"], outcome)
         return outcome
+
+    def _name(self, message_id: str, body: Any) -> str:
+        """PlayerRegistered / PlayerRenamed: keep the newest display name (ratings need no lock)."""
+        try:
+            player_id, name, version = parse_name_message(body)
+        except InvalidNameMessage as exc:
+            raise InvalidMessage(str(exc), field=exc.field) from None
+        with self.uow.begin() as repo:
+            if not repo.consume_once(CONSUMER, message_id):
+                return "duplicate"
+            return "named" if repo.save_name(player_id, name, version) else "older name"
 
     def _finished(self, repo: RatingsRepository, message_id: str, body: dict[str, Any]) -> str:
         game_id: str = body["game_id"]
@@ -230,10 +244,12 @@ class RatingsService:
         with self.uow.read() as repo:
             self._known_pool(repo, pool)
             rows, total = repo.leaderboard(pool, limit, offset, include_provisional, PROVISIONAL_SIGMA)
+            names = repo.names([row["player_id"] for row in rows])
         items = []
         for k, row in enumerate(rows):
             rating = Rating(row["mu"], row["sigma"], row["games_played"])
-            items.append({"position": offset + k + 1, "player_id": row["player_id"], **_rating_dict(rating),
+            items.append({"position": offset + k + 1, "player_id": row["player_id"],
+                          "display_name": names.get(row["player_id"]), **_rating_dict(rating),
                           "last_game_id": row["last_game_id"]})
         return {"pool": pool, "total": total, "limit": limit, "offset": offset, "items": items}
 
@@ -242,6 +258,7 @@ class RatingsService:
         with self.uow.read() as repo:
             rows = repo.player_ratings(player_id)
             history = repo.player_history(player_id) if with_history else []
+            name = repo.names([player_id]).get(player_id)
         by_pool: dict[str, list[dict[str, Any]]] = {}
         for item in history:
             by_pool.setdefault(item["pool"], []).append(_history_item(item))
@@ -252,18 +269,21 @@ class RatingsService:
             if with_history:
                 entry["history"] = by_pool.get(row["pool"], [])
             pools.append(entry)
-        return {"player_id": player_id, "pools": pools}
+        return {"player_id": player_id, "display_name": name, "pools": pools}
 
     def player_chart(self, player_id: str, pool: str) -> str:
         _check_player(player_id)
         with self.uow.read() as repo:
             self._known_pool(repo, pool)
             history = repo.player_history(player_id, pool)
+            name = repo.names([player_id]).get(player_id)
         if not history:
             raise NotFound(f"player {player_id} has no rated games in {pool}")
-        points = [(history[0]["mu_before"], history[0]["sigma_before"])]
-        points += [(h["mu_after"], h["sigma_after"]) for h in history]
-        return rating_svg(f"{player_id} in {pool}", points)
+        start = ChartPoint(0, history[0]["mu_before"], history[0]["sigma_before"], None)
+        points = [start] + [
+            ChartPoint(h["seq"], h["mu_after"], h["sigma_after"], h["recorded_at"][:10]) for h in history
+        ]
+        return rating_svg(name or f"player {player_id}", pool, points)
 
     def predict(self, pool: str, sides: list[list[str]]) -> dict[str, Any]:
         if not pool_catalogue.valid_pool_name(pool):

@@ -7,7 +7,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from services.ratings.domain.chart import rating_svg
+from services.ratings.domain.chart import ChartPoint, rating_svg
 from services.ratings.domain.pools import CATALOGUE, pool_for, valid_pool_name
 from services.ratings.domain.rating import (
     INITIAL_MU,
@@ -192,7 +192,8 @@ def test_prediction_favours_the_stronger_side() -> None:
 
 
 def test_chart_is_well_formed_svg_with_escaped_labels() -> None:
-    svg = rating_svg("<script>x</script> in klapper/4", [(25.0, 8.3), (27.0, 7.9), (26.1, 7.5)])
+    points = [ChartPoint(g, mu, sigma) for g, (mu, sigma) in enumerate([(25.0, 8.3), (27.0, 7.9), (26.1, 7.5)])]
+    svg = rating_svg("<script>x</script>", "klapper/4", points)
     root = ET.fromstring(svg)
     assert root.tag.endswith("svg")
     assert "<script>" not in svg
