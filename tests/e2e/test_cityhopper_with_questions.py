@@ -4,8 +4,11 @@ game is then played to the end and audited without calling the question service 
 
 from __future__ import annotations
 
+import copy
+import json
 import random
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from redis import Redis
@@ -14,6 +17,7 @@ from rq import Queue, SimpleWorker
 from services.games.bootstrap import create_app
 from services.games.domain.table import Table
 from services.games.engines.registry import default_registry
+from shared.cityhopper.grading import COLOURS
 from shared.db import make_pool
 from shared.outbox import relay_once
 from tests.e2e.conftest import ADMIN, Client, Server, register, settings_for
@@ -43,6 +47,39 @@ def stack(database_url: str, redis_url: str, monkeypatch: pytest.MonkeyPatch) ->
     redis.close()
 
 
+def _other_key(question: dict[str, Any]) -> dict[str, Any]:
+    """The same public question with a different answer key."""
+    q = copy.deepcopy(question)
+    if q["category"] == "ROAD_DISTANCE":
+        q["key"] = {"km": round(float(q["key"]["km"]) * 2.7 + 3, 1)}
+    elif q["category"] == "FLAG":
+        q["key"] = {"colours": [c for c in COLOURS if c not in q["key"]["colours"]][:2]}
+    else:
+        ids = [o["id"] for o in q["options"]]
+        q["key"] = {"option": ids[(ids.index(q["key"]["option"]) + 1) % len(ids)]}
+    return q
+
+
+def assert_no_key_in_what_the_seat_sees(
+    client: Client, game_id: str, version: int, engine: Any, state: Any, seat: int
+) -> None:
+    """Issue 14.1 (CH-14, 3.3): the answering seat's legal moves are what the engine lists for the
+    same question with any other key; its view shows no key, no source id and no selector."""
+    question = state.question["question"]
+    legal = client.get(f"/v1/games/{game_id}/legal-moves").json()["moves"]
+    other = state.clone()
+    other.question = {**state.question, "question": _other_key(question)}
+    assert legal == engine.legal_moves(other, seat) == engine.legal_moves(state, seat)
+    view = client.get(f"/v1/games/{game_id}").json()["view"]
+    assert view["question"]["selector"] is None and view["question"]["question"]["id"] == question["id"]
+    events = client.get(f"/v1/games/{game_id}/events", params={"after": version - 3}).json()["events"]
+    served = [e["payload"] for e in events if e["type"] == "ExternalResolved"][-1]
+    assert served["params"]["selector"] is None
+    seen = json.dumps(view["question"]) + json.dumps(served)
+    assert '"key"' not in seen and '"reveal"' not in seen and "gen:" not in seen
+    assert question["reveal"]["source_id"] not in seen
+
+
 @pytest.mark.parametrize("num_players", [2, 3, 4])
 def test_cityhopper_game_over_http_with_questions_through_the_queue(stack, num_players: int) -> None:  # type: ignore[no-untyped-def]
     base, pump = stack
@@ -53,7 +90,7 @@ def test_cityhopper_game_over_http_with_questions_through_the_queue(stack, num_p
     engine = default_registry("").get("cityhopper")
     mirror, mirrored = Table(game_id), 0
     chooser = random.Random(num_players)
-    questions = 0
+    questions = answers = 0
     for _ in range(20_000):
         full = admin.get(f"/v1/games/{game_id}").json()
         if full["status"] != "running":
@@ -71,10 +108,15 @@ def test_cityhopper_game_over_http_with_questions_through_the_queue(stack, num_p
             mirrored = event["version"]
         seat = chooser.choice(full["to_move"])
         assert mirror.progress is not None
+        if (mirror.progress.state.question or {}).get("stage") == "answer":
+            answers += 1
+            assert_no_key_in_what_the_seat_sees(
+                seats[seat], game_id, full["version"], engine, mirror.progress.state, seat
+            )
         move = chooser.choice(engine.selfplay_moves(mirror.progress.state, seat))
         r = seats[seat].post(f"/v1/games/{game_id}/moves", {"move": move, "expected_version": full["version"]})
         assert r.status_code == 201, r.text
     final = admin.get(f"/v1/games/{game_id}").json()
-    assert final["status"] == "finished" and questions > 0
+    assert final["status"] == "finished" and questions > 0 and answers == questions
     audit = admin.get(f"/v1/games/{game_id}/audit").json()
     assert audit["ok"], audit

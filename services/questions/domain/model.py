@@ -53,11 +53,6 @@ def bank_key(current: Sequence[PackVersion]) -> tuple[tuple[str, int, str], ...]
     return tuple(sorted((p.id, p.version, p.content_hash) for p in current))
 
 
-def request_question_id(game_id: str, request_no: int) -> str:
-    """The drawn question's id for a game's request (the same for every retry of the request)."""
-    return str(uuid.uuid5(NAMESPACE, f"question/{game_id}/{request_no}"))
-
-
 def reply_message_id(request_message_id: str) -> str:
     """The ``QuestionReady`` message id answering one ``QuestionRequested`` message."""
     return str(uuid.uuid5(NAMESPACE, f"reply/{request_message_id}"))

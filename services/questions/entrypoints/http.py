@@ -214,7 +214,11 @@ def export_pack(args: dict[str, Any], pack_id: str, version: int) -> Response:
 @questions.response(201, s.DrawnQuestion)
 @questions.alt_response(422, description="unknown place, category or selector (`errors` names the field)")
 def draw_question(body: dict[str, Any]) -> dict[str, Any]:
-    """Draw the question for arrival city A and the rolled category, without its answer key.
+    """Draw a practice question for arrival city A and the rolled category, without its answer key.
+
+    The question id is random and the options come in an order that says nothing about the
+    answer. A game draws with its selector transformed (and keeps that selector secret from its
+    seats), so giving a game's selector here does not serve the game's question.
 
     When the bank has no question for A in that category a generated one is served instead
     (`generated` true, `reason` says which and why): a game is never blocked. Road distance
@@ -224,20 +228,25 @@ def draw_question(body: dict[str, Any]) -> dict[str, Any]:
 
 @questions.route("/<question_id>")
 @questions.response(200, s.QuestionState)
+@questions.alt_response(403, description="the question was drawn for a game (the games service grades it)")
 @questions.alt_response(404, description="no such question")
 def get_question(question_id: str) -> dict[str, Any]:
-    """A drawn question (without its key); after the answer also `correct` and the reveal."""
+    """A practice question (without its key); after the answer also `correct` and the reveal."""
     return service().get_question(question_id)
 
 
 @questions.route("/<question_id>/answer", methods=["POST"])
 @questions.arguments(s.AnswerBody)
 @questions.response(200, s.AnswerResult)
+@questions.alt_response(403, description="the question was drawn for a game: answer it with a move to the games service")
 @questions.alt_response(404, description="no such question")
 @questions.alt_response(409, description="already answered")
 @questions.alt_response(422, description="an answer that cannot be graded (`errors` names the field)")
 def answer_question(body: dict[str, Any], question_id: str) -> dict[str, Any]:
-    """Grade the answer (once) and return `correct` and what to show afterwards."""
+    """Grade the answer to a practice question (once) and return `correct` and what to show afterwards.
+
+    Questions drawn for a game are refused (403): the game's answering seat answers with an
+    `answer` move and the games service grades it from the key in the game's log."""
     return service().answer(question_id, body["answer"])
 
 

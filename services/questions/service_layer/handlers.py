@@ -18,11 +18,11 @@ from services.questions.domain.model import (
     PackVersion,
     bank_key,
     reply_message_id,
-    request_question_id,
 )
 from services.questions.domain.ports import UnitOfWork
 from services.questions.service_layer.errors import (
     Conflict,
+    Forbidden,
     InvalidRequest,
     NotFound,
     PackRejected,
@@ -47,6 +47,7 @@ from shared.cityhopper.provider import (
 from shared.cityhopper.questions import (
     QuestionPack,
     RowError,
+    conceal,
     draw,
     export_csv,
     export_json,
@@ -235,13 +236,14 @@ class QuestionsService:
         except RoutingError as exc:
             raise RoutingUnavailable(str(exc)) from exc
         question_id = self._new_id()
+        question = conceal(result.question, question_id)
         row = {
             "id": question_id,
             "city": city,
             "requested_category": category,
             "yellow_city": yellow,
             "selector": selector,
-            "question": result.question,
+            "question": question,
             "generated": result.generated,
             "reason": result.reason,
         }
@@ -249,7 +251,7 @@ class QuestionsService:
             repo.add_draw(row)
         return {
             "question_id": question_id,
-            "question": public_question(result.question),
+            "question": public_question(question),
             "generated": result.generated,
             "reason": result.reason,
             "requested_category": category,
@@ -278,6 +280,7 @@ class QuestionsService:
             row = repo.get_draw(question_id)
         if row is None:
             raise NotFound(f"no question with id {question_id!r}", field="question_id")
+        _refuse_game_draw(row)
         return row
 
     def answer(self, question_id: str, answer: Mapping[str, Any]) -> dict[str, Any]:
@@ -288,6 +291,7 @@ class QuestionsService:
             row = repo.get_draw(question_id, for_update=True)
             if row is None:
                 raise NotFound(f"no question with id {question_id!r}", field="question_id")
+            _refuse_game_draw(row)
             if row["answered_at"] is not None:
                 raise Conflict("this question has already been answered", field="question_id")
             try:
@@ -316,7 +320,8 @@ class QuestionsService:
             existing = repo.draw_for_request(request.game_id, request.request_no)
         row: dict[str, Any] | None = None
         if existing is None:  # draw outside the transaction: OSRM may take a while
-            reply = draw_for_request(self.bank(), request, self.routing)
+            question_id = self._new_id()  # random: nobody can compute a game's question id
+            reply = draw_for_request(self.bank(), request, self.routing, question_id=question_id)
             row = _request_row(request, message_id, reply)
         else:
             reply = _reply_from_row(request, existing)
@@ -333,7 +338,7 @@ class QuestionsService:
 
 def _request_row(request: QuestionRequest, message_id: str, reply: Mapping[str, Any]) -> dict[str, Any]:
     return {
-        "id": request_question_id(request.game_id, request.request_no),
+        "id": reply["question"]["id"],
         "game_id": request.game_id,
         "request_no": request.request_no,
         "message_id": message_id,
@@ -366,6 +371,17 @@ def _csv_error_line(text: str) -> int:
     except csv.Error:
         return reader.line_num
     return reader.line_num
+
+
+def _refuse_game_draw(row: Mapping[str, Any]) -> None:
+    """A question drawn for a game is graded by the games service from the key in the game's log
+    (CH-14), never through this public API: looking it up or answering it here is forbidden."""
+    if row.get("game_id") is not None:
+        raise Forbidden(
+            "this question was drawn for a game; only the game's answering seat answers it, with an "
+            "answer move to the games service (CH-14)",
+            field="question_id",
+        )
 
 
 def _row_error(error: object, fmt: str) -> dict[str, Any]:

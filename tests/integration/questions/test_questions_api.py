@@ -130,28 +130,43 @@ def test_road_distance_to_the_same_city_is_correct_at_once(client: FlaskClient) 
     assert r["correct"] is True and r["reveal"]["km"] == 0
 
 
+def shown_id(drawn: dict[str, Any], text: str = "", src: str = "") -> str:
+    """The id under which the drawn question shows the option with this text or photo (options
+    come in a drawn order, relabelled a, b, c ... by position)."""
+    for o in drawn["question"]["options"]:
+        if (text and o["text"] == text) or (src and (o["media"] or {}).get("src", "").endswith(src)):
+            return str(o["id"])
+    raise AssertionError(f"no option {text or src!r}")
+
+
 def test_city_photos_and_mayor(client: FlaskClient) -> None:
     load_club_pack(client)
     photos = draw(client, city="leiden", category=2)
     assert photos["question"]["category"] == "CITY_PHOTOS" and photos["generated"] is False
     assert all("city" not in o and o["media"]["licence"] for o in photos["question"]["options"])
-    r = answer(client, photos["question_id"], {"option": "b"}).json
-    assert r["correct"] is True and r["reveal"]["cities"] == {"a": "haarlem", "b": "leiden", "c": "delft"}
+    leiden = shown_id(photos, src="leiden.jpg")
+    r = answer(client, photos["question_id"], {"option": leiden}).json
+    assert r["correct"] is True and r["reveal"]["cities"] == {
+        shown_id(photos, src=f"{c}.jpg"): c for c in ("haarlem", "leiden", "delft")
+    }
+    assert r["reveal"]["source_id"] == "photos:leiden"
     mayor = draw(client, city="leiden", category=6)
-    r = answer(client, mayor["question_id"], {"option": "m2"}).json
-    assert r["correct"] is False and r["reveal"]["cities"]["m1"] == "leiden"
+    r = answer(client, mayor["question_id"], {"option": shown_id(mayor, text="Burgemeester Twee")}).json
+    assert r["correct"] is False and r["reveal"]["cities"][shown_id(mayor, text="Burgemeester Een")] == "leiden"
 
 
 def test_inhabitants_from_the_bank_and_generated(client: FlaskClient) -> None:
     load_club_pack(client)
     banked = draw(client, city="leiden", category=3)
-    assert answer(client, banked["question_id"], {"option": "y"}).json["reveal"]["population"] == 125000
+    right = shown_id(banked, text="ca. 125.000")
+    assert answer(client, banked["question_id"], {"option": right}).json["reveal"]["population"] == 125000
     generated = draw(client, city="zwolle", category=3, selector=1)
     assert generated["generated"] is True and generated["question"]["category"] == "INHABITANTS"
-    assert generated["question"]["id"].startswith("gen:inhabitants:zwolle")
+    assert generated["question"]["id"] == generated["question_id"]  # opaque: names no city or pattern
     wrong = next(o["id"] for o in generated["question"]["options"])
     r = answer(client, generated["question_id"], {"option": wrong}).json
     assert r["correct"] is (wrong == r["reveal"]["answer"]) and r["reveal"]["population"] > 0
+    assert r["reveal"]["source_id"] == "gen:inhabitants:zwolle"  # shown after the answer
 
 
 def test_flag_needs_two_different_colours_of_the_flag(client: FlaskClient) -> None:
@@ -169,7 +184,7 @@ def test_facts_choice(client: FlaskClient) -> None:
     load_club_pack(client)
     d = draw(client, city="leiden", category="facts")
     assert d["question"]["format"] == "choice"
-    r = answer(client, d["question_id"], {"option": "l"}).json
+    r = answer(client, d["question_id"], {"option": shown_id(d, text="Leiden")}).json
     assert r["correct"] is True and "1575" in r["reveal"]["info"]
 
 

@@ -8,7 +8,7 @@ import pytest
 
 from shared.cityhopper.grading import CATEGORIES
 from shared.cityhopper.provider import RequestError, draw_for_request, parse_category, parse_request
-from shared.cityhopper.questions import draw, sample_pack
+from shared.cityhopper.questions import conceal, draw, game_selector, sample_pack
 from shared.cityhopper.roads import EstimateBackend
 
 BANK = sample_pack().served()
@@ -50,20 +50,22 @@ def test_bad_requests_name_the_field(change: dict[str, Any], field: str) -> None
 
 
 def test_reply_body_is_exactly_the_contract() -> None:
-    reply = draw_for_request(BANK, body())
+    reply = draw_for_request(BANK, body(), question_id="q-1")
     assert set(reply) == {"game_id", "request_no", "question", "generated", "reason"}
-    result = draw(BANK, "groningen", "FACTS", 9)
-    assert reply["question"] == result.question and reply["generated"] is result.generated
-    assert {"key", "reveal", "pack"} <= set(reply["question"])
+    result = draw(BANK, "groningen", "FACTS", game_selector(9))  # a game draws with its selector hashed
+    assert reply["question"] == conceal(result.question, "q-1") and reply["generated"] is result.generated
+    assert {"key", "reveal", "pack"} <= set(reply["question"]) and reply["question"]["id"] == "q-1"
 
 
 def test_same_request_same_question_whatever_the_bank_order() -> None:
     for category in range(1, 7):
         b = body(category=category, yellow_city="zwolle", selector=1234567890123456789)
-        assert draw_for_request(BANK, b) == draw_for_request(list(reversed(BANK)), b, EstimateBackend())
+        assert draw_for_request(BANK, b, question_id="q") == draw_for_request(
+            list(reversed(BANK)), b, EstimateBackend(), question_id="q"
+        )
     assert len(CATEGORIES) == 6
 
 
 def test_huge_selectors_from_a_seed_are_fine() -> None:
-    reply = draw_for_request(BANK, body(selector=2**255 + 3))
+    reply = draw_for_request(BANK, body(selector=2**255 + 3), question_id="q")
     assert reply["question"]["city"] == "groningen"

@@ -83,7 +83,11 @@ def move_docs() -> list[MoveDoc]:
             'Answer the open question. payload per category: ROAD_DISTANCE (die 1) {"km": number} '
             "(or {} when the yellow card is the arrival city: correct at once); CITY_PHOTOS (2), "
             'INHABITANTS (3), FACTS (5), MAYOR (6) {"option": option id}; FLAG (4) '
-            '{"colours": [colour, colour]} (two different colours of the question\'s palette).',
+            '{"colours": [colour, colour]} (two different colours of the question\'s palette). '
+            "Legal moves list answers that never depend on the key: for a distance a fixed ladder of km "
+            "guesses (1.0, 1.3, 1.7 ... 705.5, each about 1.3x the last, so one or two are within 15 %; "
+            "any other number may be posted), for a choice every option in the order the question "
+            "shows it (a drawn order), for a flag every pair of palette colours in a drawn order.",
             {
                 "type": "object",
                 "properties": {

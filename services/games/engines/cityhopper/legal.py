@@ -1,16 +1,19 @@
 """``legal_moves``: every legal move of a seat as a complete move object.
 
-In the QUESTION phase the list is a small, finite set of well-formed answers (right ones and wrong
-ones, see ``answer_payloads``); ``decide`` accepts any well-formed answer. ``selfplay_answers`` is
-the narrower set random self-play picks from (``Engine.selfplay_moves``).
+In the QUESTION phase the list is a finite set of well-formed answers that depends only on what
+the answering seat may see, never on the answer key (3.3, CH-14; see ``answer_payloads``);
+``decide`` accepts any well-formed answer. ``selfplay_answers`` is the set random self-play picks
+from (``Engine.selfplay_moves``): it reads the key, which only in-process self-play may do.
 """
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 from services.games.engines.base import Move
 from shared.cityhopper.grading import CHOICE_CATEGORIES, COLOURS, FLAG, ROAD_DISTANCE
+from shared.fairness import derive
 
 from .board import CITY_IDS
 from .chance import choice_options
@@ -53,7 +56,7 @@ def legal_moves(s: State, seat: int) -> list[Move]:
         q = s.question
         if q is None or q.get("stage") != "answer" or q.get("question") is None:
             return []
-        return [{"type": "answer", "payload": pl} for pl in answer_payloads(q["question"])]
+        return [{"type": "answer", "payload": pl} for pl in answer_payloads(q["question"], q["selector"])]
     if s.phase == PURCHASE:
         return purchase_moves(s, seat)
     return []
@@ -83,16 +86,44 @@ WRONG_EVERY = 64
 """Self-play offers the wrong answers for one question in ``WRONG_EVERY`` (by request number)."""
 
 
-def answer_payloads(question: dict[str, Any]) -> list[dict[str, Any]]:
-    """The listed answers, right ones first. Right: for a distance the exact value and two guesses
-    inside the 15 % margin; for a choice the key's option; for a flag every pair of its colours.
-    Wrong: two distances far off, every other option, a flag pair with a colour the flag lacks."""
-    right, wrong = _answers(question)
-    return right + wrong
+DISTANCE_GUESSES: tuple[float, ...] = tuple(round(1.3**k, 1) for k in range(26))
+"""The km guesses listed for a road distance: 1.0, 1.3, 1.7 ... 705.5 km, each about 1.3 times the
+one before. A guess g is right for the exact distances g / 1.15 .. g / 0.85 (CH-14, R-29), a span of
+1.35 times, so every distance from 0.87 to 830 km has one or two right guesses in the ladder, and
+the ladder is the same for every question."""
+
+FLAG_PAIRS_DOMAIN = "speltafel-cityhopper-flag-pairs"
+
+
+def answer_payloads(question: dict[str, Any], selector: object) -> list[dict[str, Any]]:
+    """The listed answers, a function of the public question and the (secret) selector only:
+
+    - ROAD_DISTANCE: ``{}`` when the yellow card is the arrival city (correct at once), else one
+      ``{"km": g}`` per ``DISTANCE_GUESSES`` rung, ascending (any other number may be posted too);
+    - choice questions: one ``{"option": id}`` per option, in the order the question shows them
+      (``shared.cityhopper.questions.present`` drew that order, unrelated to the key);
+    - FLAG: every pair of two different palette colours, in an order shuffled from the selector
+      (HMAC-SHA256, ``shared.fairness.derive``), so the first pair is no likelier right than any.
+    """
+    category = question.get("category")
+    if category == ROAD_DISTANCE:
+        if question.get("city") == question.get("yellow_city"):
+            return [{}]
+        return [{"km": g} for g in DISTANCE_GUESSES]
+    if category == FLAG:
+        palette = [str(c) for c in question.get("palette") or COLOURS]
+        pairs = [[a, b] for i, a in enumerate(palette) for b in palette[i + 1 :] if a != b]
+        key = hashlib.sha256(f"{FLAG_PAIRS_DOMAIN}\x00{selector}".encode()).digest()
+        order = derive(key, FLAG_PAIRS_DOMAIN, (), 0, "shuffle", len(pairs))
+        return [{"colours": pairs[i]} for i in order]
+    if category in CHOICE_CATEGORIES:
+        return [{"option": str(o["id"])} for o in question.get("options", [])]
+    return []
 
 
 def selfplay_answers(question: dict[str, Any], request_no: int) -> list[dict[str, Any]]:
-    """What random self-play picks from: the right answers, plus the wrong ones for one question in
+    """What random self-play picks from (in process; never shown to a seat): the right answers,
+    plus the wrong ones for one question in
     ``WRONG_EVERY`` (chosen by request number), so about 99 % of the answers are right. Picking
     uniformly among all listed answers (about 40 % right) makes the extra end cities of CH-17 come
     faster than end cities are played away, and random games do not end."""
@@ -101,6 +132,10 @@ def selfplay_answers(question: dict[str, Any], request_no: int) -> list[dict[str
 
 
 def _answers(question: dict[str, Any]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Right and wrong answers from the key (self-play only). Right: for a distance the exact value
+    and two guesses inside the 15 % margin; for a choice the key's option; for a flag every pair of
+    its colours. Wrong: two distances far off, every other option, a flag pair with a colour the flag
+    lacks."""
     category = question.get("category")
     if category == ROAD_DISTANCE:
         if question.get("city") == question.get("yellow_city"):

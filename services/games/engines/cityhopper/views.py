@@ -1,6 +1,7 @@
 """What each viewer may see (cityhopper.md 3.3): end cities are secret to their holder until
 bought as an end city or played away (a swap shows the two cards to the two players involved);
-deck orders are never shown; the answer key of an open question is hidden from everyone."""
+deck orders are never shown; the answer key of an open question, its source id (in the reveal;
+seats see an opaque id) and the selector that picked it are hidden from everyone (issue 14.1)."""
 
 from __future__ import annotations
 
@@ -51,11 +52,15 @@ def _player_view(s: State, p: Player, viewer: int | None, everything: bool) -> d
 
 
 def _question_view(q: dict[str, Any] | None, everything: bool) -> dict[str, Any] | None:
+    """The open question: without its key and reveal, and without the selector that picked it
+    (with the selector a practice draw could be matched to it, issue 14.1)."""
     if q is None:
         return None
     out = {k: v for k, v in q.items() if k != "question"}
     data = q.get("question")
     out["question"] = None if data is None else (dict(data) if everything else public_question(data))
+    if not everything:
+        out["selector"] = None
     return out
 
 
@@ -119,19 +124,25 @@ def view(s: State, viewer: int | None, everything: bool = False) -> dict[str, An
 
 
 SHUFFLES = ("blue", "yellow", "green")
+SECRET_CHANCE = (*SHUFFLES, "selector")
+"""Chance values no seat sees while the game runs: deck orders, and the question selector (it
+picked the question and ordered its answers; the key is revealed by the answer itself)."""
 
 
 def redact_event(event: Event, viewer: int | None) -> Event:
     kind = event.get("type")
     if kind == CHANCE_EVENT:
-        if event.get("purpose") in SHUFFLES:
+        if event.get("purpose") in SECRET_CHANCE:
             return {k: v for k, v in event.items() if k != "values"} | {"values": "hidden"}
         return event
     if kind == EXTERNAL_EVENT:
         result = dict(event.get("result") or {})
         if isinstance(result.get("question"), dict):
             result["question"] = public_question(result["question"])
-        return event | {"result": result}
+        params = dict(event.get("params") or {})
+        if "selector" in params:
+            params["selector"] = None
+        return event | {"result": result, "params": params}
     if kind == "EndCityDrawn" and viewer != event.get("seat"):
         return event | {"city": None}
     if kind == "EndCityTraded" and viewer != event.get("seat"):

