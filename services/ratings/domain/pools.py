@@ -6,8 +6,8 @@ game is derived from its ``game_type``, its number of players and ``outcome.team
 =================  ==============  ===============================================================
 pool               mode            games
 =================  ==============  ===============================================================
-``hoppaa/solo``    free-for-all    HopPaa without partnerships (``outcome.teams`` null), 2-6 players
-``hoppaa/team``    teams           HopPaa with partnerships (``outcome.teams`` given)
+``hoppaa/solo``    free-for-all    HopPaa without partnerships (``outcome.teams`` null), 2-4 players
+``hoppaa/team``    teams           HopPaa with partnerships (``outcome.teams`` given), 2 v 2
 ``klapper/2``      free-for-all    Klapper with 2 players (1 v 1)
 ``klapper/3``      free-for-all    Klapper with 3 players, each for himself
 ``klapper/4``      teams           Klapper with 4 players: 2 v 2 (fixed seating or omboeren)
@@ -49,10 +49,10 @@ class PoolInfo:
 
 
 CATALOGUE: tuple[PoolInfo, ...] = (
-    PoolInfo("hoppaa/solo", "hoppaa", FREE_FOR_ALL, "2-6",
+    PoolInfo("hoppaa/solo", "hoppaa", FREE_FOR_ALL, "2-4",
              "HopPaa, every player for himself: the winner ranks 1, the others share rank 2."),
-    PoolInfo("hoppaa/team", "hoppaa", TEAMS, "4-6",
-             "HopPaa with partnerships: the winning team ranks 1, the other teams share rank 2."),
+    PoolInfo("hoppaa/team", "hoppaa", TEAMS, "4",
+             "HopPaa with partnerships, 2 v 2: the winning team ranks 1, the other team ranks 2."),
     PoolInfo("klapper/2", "klapper", FREE_FOR_ALL, "2", "Klapper, 1 v 1."),
     PoolInfo("klapper/3", "klapper", FREE_FOR_ALL, "3", "Klapper, three players each for himself."),
     PoolInfo("klapper/4", "klapper", TEAMS, "4", "Klapper, 2 v 2 partnerships (fixed seating or omboeren)."),
