@@ -3,6 +3,8 @@ problem+json errors from one handler, /healthz, /readyz and /metrics."""
 
 from __future__ import annotations
 
+import http
+import json
 import logging
 import re
 from collections.abc import Callable, Iterable
@@ -14,6 +16,8 @@ import marshmallow as ma
 import psycopg
 import psycopg_pool
 import redis.exceptions
+from apispec import BasePlugin
+from apispec.ext.marshmallow import MarshmallowPlugin
 from flask import Flask, Response, request, send_from_directory
 from flask_cors import CORS
 from flask_smorest import Api, Blueprint
@@ -26,6 +30,7 @@ from shared.web import ratelimit
 from shared.web.hygiene import MAX_JSON_DEPTH, lone_surrogates, too_deep
 from shared.web.observability import Gauges, install_metrics
 from shared.web.problems import (
+    PROBLEM_MEDIA_TYPE,
     PROBLEM_TYPE_BASE,
     ApiProblem,
     from_api_problem,
@@ -74,8 +79,66 @@ class ProblemSchema(ma.Schema):
     code = ma.fields.String(metadata={"description": "short stable error code"})
 
 
+def _problem_content(response: dict[str, Any]) -> None:
+    """An error response's ``application/json`` content documented as ``application/problem+json``,
+    the media type every error is answered with."""
+    content = response.get("content")
+    if isinstance(content, dict) and "application/json" in content:
+        response["content"] = {
+            (PROBLEM_MEDIA_TYPE if key == "application/json" else key): value for key, value in content.items()
+        }
+
+
+def _is_error(status: Any) -> bool:
+    text = str(status)
+    return text == "default" or (text[:1] in {"4", "5"})
+
+
+class ProblemMediaTypePlugin(BasePlugin):
+    """apispec plugin: every documented error response (4xx, 5xx, default) has problem+json content with
+    the problem schema, as the errors are answered."""
+
+    def __init__(self, marshmallow: MarshmallowPlugin, schema: type[ma.Schema]) -> None:
+        self.marshmallow, self.schema = marshmallow, schema
+
+    def operation_helper(self, path: str | None = None, operations: dict[str, Any] | None = None,
+                         **kwargs: Any) -> None:
+        for operation in (operations or {}).values():
+            if not isinstance(operation, dict):
+                continue
+            for status, response in (operation.get("responses") or {}).items():
+                if not _is_error(status) or not isinstance(response, dict) or "$ref" in response:
+                    continue
+                if response.get("content"):
+                    _problem_content(response)
+                else:
+                    ref = self.marshmallow.converter.resolve_nested_schema(self.schema)  # type: ignore[union-attr]
+                    response["content"] = {PROBLEM_MEDIA_TYPE: {"schema": ref}}
+
+
 class ProblemApi(Api):
     ERROR_SCHEMA = ProblemSchema
+
+    def _init_spec(self, *args: Any, extra_plugins: Any = None, marshmallow_plugin: Any = None,
+                   **kwargs: Any) -> None:
+        marshmallow = marshmallow_plugin or MarshmallowPlugin()
+        plugins = [*(extra_plugins or ()), ProblemMediaTypePlugin(marshmallow, self.ERROR_SCHEMA)]
+        super()._init_spec(
+            *args, extra_plugins=plugins, marshmallow_plugin=marshmallow, **kwargs
+        )
+
+    def _register_responses(self) -> None:
+        """flask-smorest's reusable responses (``UNAUTHORIZED``, ``DEFAULT_ERROR`` ...), errors as problem+json."""
+        for status in http.HTTPStatus:
+            response: dict[str, Any] = {"description": status.phrase}
+            if status >= 400:
+                response["content"] = {PROBLEM_MEDIA_TYPE: {"schema": self.ERROR_SCHEMA}}
+            self.spec.components.response(status.name, response, lazy=True)
+        self.spec.components.response(
+            self.DEFAULT_ERROR_RESPONSE_NAME,
+            {"description": "Default error response", "content": {PROBLEM_MEDIA_TYPE: {"schema": self.ERROR_SCHEMA}}},
+            lazy=True,
+        )
 
     def handle_http_exception(self, error: HTTPException) -> Response:
         if (error.code or 500) >= 500:
@@ -87,6 +150,16 @@ class HealthSchema(ma.Schema):
     status = ma.fields.String(metadata={"example": "ok"})
     down = ma.fields.String(metadata={"example": "postgres", "description": "the backends that do not answer"})
     checks = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.String())
+
+
+def _reads_json(app: Flask) -> bool:
+    """Whether the view of this request takes a JSON body (a flask-smorest ``arguments`` in json)."""
+    view: Any = app.view_functions.get(request.endpoint or "")
+    view_class = getattr(view, "view_class", None)
+    if view_class is not None:
+        view = getattr(view_class, request.method.lower(), None)
+    parameters = (getattr(view, "_apidoc", None) or {}).get("arguments", {}).get("parameters", [])
+    return any(p.get("in") == "json" for p in parameters)
 
 
 def _swagger_assets() -> Path:
@@ -220,6 +293,43 @@ def create_service_app(
                 "a string holds a lone UTF-16 surrogate (\\ud800-\\udfff without its pair), which is not text",
                 PROBLEM_TYPE_BASE + "unprocessable-entity",
                 errors={field: ["contains a lone UTF-16 surrogate"] for field in bad},
+            )
+        return None
+
+    @app.before_request
+    def _json_body_or_problem() -> Response | None:
+        """A body sent to an endpoint that reads JSON must say it is JSON and be JSON: the problem
+        names ``Content-Type`` or ``body`` (not a werkzeug page or "Missing data for required field")."""
+        if request.method not in {"POST", "PUT", "PATCH", "DELETE"} or not _reads_json(app):
+            return None
+        raw = request.get_data(cache=True)
+        if not raw:
+            return None
+        if not request.headers.get("Content-Type"):
+            return problem_response(
+                415,
+                "Unsupported Media Type",
+                "the request has a body but no Content-Type header; send the body as application/json",
+                PROBLEM_TYPE_BASE + "unsupported-media-type",
+                errors={"Content-Type": ["missing; expected application/json"]},
+            )
+        if not request.is_json:
+            return problem_response(
+                415,
+                "Unsupported Media Type",
+                f"Content-Type {request.mimetype} is not accepted here; send the body as application/json",
+                PROBLEM_TYPE_BASE + "unsupported-media-type",
+                errors={"Content-Type": [f"{request.mimetype} is not application/json"]},
+            )
+        try:
+            json.loads(raw)
+        except ValueError as exc:
+            return problem_response(
+                400,
+                "Bad Request",
+                f"the body is not valid JSON: {exc}",
+                PROBLEM_TYPE_BASE + "bad-request",
+                errors={"body": [f"not valid JSON: {exc}"]},
             )
         return None
 
