@@ -15,9 +15,11 @@ and sent as they are. Events are past-tense facts (``CardPlayed``), moves impera
 
 from __future__ import annotations
 
+import json
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from importlib import resources
 from typing import Any, ClassVar, Generic, Literal, TypeVar
 
 Event = dict[str, Any]
@@ -229,6 +231,21 @@ class Engine(ABC, Generic[S]):
     @abstractmethod
     def view(self, state: S, seat: int | None) -> dict[str, Any]:
         """JSON view for ``seat`` (None: a spectator) with everything hidden it may not see."""
+
+    def view_schema(self) -> dict[str, Any] | None:
+        """JSON Schema (2020-12) of what ``view`` and ``full_view`` return: ``view_schema.json`` beside the
+        engine's module (one file per game, so a renamed view field is one edit), None when there is none.
+        Its ``examples`` hold the seat view of ``view_example.json``, taken from a real game (a test re-plays it)."""
+        package = type(self).__module__.rpartition(".")[0]
+        try:
+            folder = resources.files(package)
+            schema: dict[str, Any] = json.loads(folder.joinpath("view_schema.json").read_text(encoding="utf-8"))
+        except (FileNotFoundError, ModuleNotFoundError, TypeError):
+            return None
+        example = folder.joinpath("view_example.json")
+        if example.is_file():
+            schema["examples"] = [json.loads(example.read_text(encoding="utf-8"))["view"]]
+        return schema
 
     @abstractmethod
     def full_view(self, state: S) -> dict[str, Any]:

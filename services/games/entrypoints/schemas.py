@@ -5,10 +5,13 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import validate
 
+from services.games.engines.registry import BUILTIN
 from shared.auth import DISPLAY_NAME_MAX, InvalidDisplayName, clean_display_name
 from shared.web.bounds import bounded
 
 STATUSES = ("open", "running", "finished", "aborted")
+# the OpenAPI component documenting each hosted game's view (registered by ``view_docs``)
+VIEW_COMPONENTS = {game_type: f"View{game_type.capitalize()}" for game_type in BUILTIN}
 
 
 class Strict(ma.Schema):
@@ -117,15 +120,39 @@ class GameSchema(ma.Schema):
             "description": "content the game waits for from another service (e.g. a CityHopper question)"
         },
     )
-    view = ma.fields.Dict(allow_none=True, metadata={"description": "the game as the caller may see it"})
+    view = ma.fields.Dict(
+        allow_none=True,
+        metadata={
+            "description": "the game as the caller may see it: the View<GameType> schema of its `game_type` "
+            "(" + ", ".join(f"{g}: {name}" for g, name in VIEW_COMPONENTS.items()) + "), also in "
+            "`view_schema` of GET /v1/game-types",
+            "anyOf": [{"$ref": f"#/components/schemas/{name}"} for name in VIEW_COMPONENTS.values()],
+        },
+    )
     result = ma.fields.Dict(allow_none=True, metadata={"description": "ranks and scores per seat and team"})
     commitment = ma.fields.String(metadata={"description": "SHA-256 of the secret server seed"})
     revealed_seed = ma.fields.String(allow_none=True)
     status_now = ma.fields.String()
 
 
+class GameListItem(ma.Schema):
+    id = ma.fields.String(metadata={"example": "5b0c7d0e-3f7a-4f1e-9a51-0d8a2d8f6c11"})
+    game_type = ma.fields.String(metadata={"example": "klapper"})
+    options = ma.fields.Dict(metadata={"example": {}})
+    num_players = ma.fields.Integer(metadata={"example": 4})
+    seats = ma.fields.List(ma.fields.String(allow_none=True), metadata={"description": "player id per seat, null when open"})
+    seat_names = ma.fields.List(ma.fields.String(allow_none=True), metadata={"description": "display name per seat"})
+    status = ma.fields.String(metadata={"enum": list(STATUSES)})
+    version = ma.fields.Integer()
+    head_hash = ma.fields.String(allow_none=True, metadata={"description": "hash of the last event"})
+    to_move = ma.fields.List(ma.fields.Integer())
+    outcome = ma.fields.Dict(allow_none=True, metadata={"description": "ranks and scores once finished"})
+    created_at = ma.fields.String(metadata={"example": "2026-12-01T09:47:08+00:00"})
+    updated_at = ma.fields.String(metadata={"example": "2026-12-01T09:52:31+00:00"})
+
+
 class GameList(ma.Schema):
-    items = ma.fields.List(ma.fields.Dict())
+    items = ma.fields.List(ma.fields.Nested(GameListItem))
     total = ma.fields.Integer()
     limit = ma.fields.Integer()
     offset = ma.fields.Integer()
@@ -203,6 +230,11 @@ class GameTypeSchema(ma.Schema):
     spec = ma.fields.String()
     player_counts = ma.fields.List(ma.fields.Integer())
     options_schema = ma.fields.Dict()
+    view_schema = ma.fields.Dict(
+        allow_none=True,
+        metadata={"description": "JSON Schema (2020-12) of the game's `view`: a seat's, a spectator's and the "
+                  "admins' full view"},
+    )
     variants = ma.fields.List(ma.fields.Dict())
     moves = ma.fields.List(ma.fields.Dict())
 

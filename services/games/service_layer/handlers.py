@@ -97,6 +97,7 @@ class GamesService:
                 "spec": e.spec,
                 "player_counts": list(e.player_counts),
                 "options_schema": e.options_schema(),
+                "view_schema": e.view_schema(),
                 "variants": [
                     {"num_players": v.num_players, "options": dict(v.options)} for v in e.variants()
                 ],

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from services.games.engines.registry import default_registry
@@ -15,14 +17,14 @@ def counts(text: str) -> set[int]:
 
 
 @pytest.mark.parametrize("engine", default_registry("").all(), ids=lambda e: e.game_type)
-def test_pool_player_counts_are_the_engines(engine: object) -> None:
-    game_type = getattr(engine, "game_type")
+def test_pool_player_counts_are_the_engines(engine: Any) -> None:
+    game_type = engine.game_type
     pools = [info for info in CATALOGUE if info.game_type == game_type]
     assert pools, f"{game_type} has no pool"
     listed = set().union(*(counts(info.players) for info in pools))
-    assert listed == set(getattr(engine, "player_counts")), (game_type, [(p.name, p.players) for p in pools])
+    assert listed == set(engine.player_counts), (game_type, [(p.name, p.players) for p in pools])
     for info in pools:
-        assert counts(info.players) <= set(getattr(engine, "player_counts")), info
+        assert counts(info.players) <= set(engine.player_counts), info
 
 
 def test_hoppaa_team_pool_is_four_players() -> None:

@@ -1,0 +1,46 @@
+"""Each game's view schema in the OpenAPI document: the engines' JSON Schemas (2020-12) turned into
+OpenAPI 3.0 schema objects and registered as components ``View<GameType>`` (``GameSchema.view`` refers to
+them)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from apispec import APISpec
+
+from services.games.engines.registry import Registry
+from services.games.entrypoints.schemas import VIEW_COMPONENTS
+
+
+def openapi30(schema: Any) -> Any:
+    """A JSON Schema as an OpenAPI 3.0 schema object: ``type: [X, "null"]`` becomes ``type: X`` with
+    ``nullable: true``; ``examples`` becomes its first ``example``; ``$schema`` goes."""
+    if isinstance(schema, list):
+        return [openapi30(item) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out: dict[str, Any] = {}
+    for key, value in schema.items():
+        if key == "$schema":
+            continue
+        if key == "type" and isinstance(value, list):
+            kinds = [kind for kind in value if kind != "null"]
+            if len(kinds) != 1:
+                raise ValueError(f"OpenAPI 3.0 has no union type {value}")
+            out["type"] = kinds[0]
+            if "null" in value:
+                out["nullable"] = True
+        elif key == "examples" and isinstance(value, list):
+            if value:
+                out["example"] = value[0]
+        elif key in {"properties", "patternProperties"}:
+            out[key] = {name: openapi30(sub) for name, sub in value.items()}
+        else:
+            out[key] = openapi30(value)
+    return out
+
+
+def register_view_components(spec: APISpec, registry: Registry) -> None:
+    for game_type, name in VIEW_COMPONENTS.items():
+        schema = registry.get(game_type).view_schema() if game_type in registry else None
+        spec.components.schema(name, component=openapi30(schema or {"type": "object"}))
