@@ -10,7 +10,7 @@ from services.games.adapters.notifications import RedisNotifier
 from services.games.adapters.postgres import SCHEMA, UnitOfWork
 from services.games.engines.registry import Registry, default_registry
 from services.games.entrypoints.http import BLUEPRINTS
-from services.games.entrypoints.view_docs import register_view_components
+from services.games.entrypoints.view_docs import attach_examples, register_view_components
 from services.games.service_layer.handlers import GamesService
 from services.games.service_layer.players import PlayersService
 from shared.auth import PlayerDirectory
@@ -44,6 +44,7 @@ def create_app(settings: Settings | None = None, registry: Registry | None = Non
     )
     app.extensions["games_service"] = build_service(infra, registry)
     register_view_components(app.extensions["speltafel_api"].spec, app.extensions["games_service"].registry)
+    attach_examples(app.extensions["speltafel_api"].spec)
     app.extensions["player_directory"] = PlayerDirectory(infra.pool)
     app.extensions["players_service"] = PlayersService(app.extensions["player_directory"], UnitOfWork(infra.pool))
     app.extensions["subscribe"] = RedisNotifier(infra.redis).subscribe

@@ -68,7 +68,10 @@ def origin_pattern(origin: str) -> re.Pattern[str]:
 
 
 class ProblemSchema(ma.Schema):
-    """RFC 9457 problem details."""
+    """RFC 9457 problem details; extension members beyond these may be added (RFC 9457 §3.2)."""
+
+    class Meta:
+        unknown = ma.INCLUDE  # documented without additionalProperties: false
 
     type = ma.fields.String(metadata={"example": "https://speltafel.example/problems/illegal-move"})
     title = ma.fields.String(metadata={"example": "Illegal move"})
@@ -77,6 +80,11 @@ class ProblemSchema(ma.Schema):
     errors = ma.fields.Dict(metadata={"description": "per-field messages for validation failures"})
     rule = ma.fields.String(metadata={"description": "the rules spec id the request breaks"})
     code = ma.fields.String(metadata={"description": "short stable error code"})
+    version = ma.fields.Integer(metadata={"description": "the game's current version (stale expected_version)"})
+    ticket_id = ma.fields.String(metadata={"description": "the matchmaking ticket already queued"})
+    rows = ma.fields.List(ma.fields.Dict(), metadata={"description": "a rejected question pack's errors per row"})
+    backend = ma.fields.String(metadata={"description": "503: the backend that does not answer",
+                                         "example": "PostgreSQL"})
 
 
 def _problem_content(response: dict[str, Any]) -> None:
@@ -150,6 +158,49 @@ class HealthSchema(ma.Schema):
     status = ma.fields.String(metadata={"example": "ok"})
     down = ma.fields.String(metadata={"example": "postgres", "description": "the backends that do not answer"})
     checks = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.String())
+
+
+_NO_EXAMPLE = object()
+
+
+def compose_examples(schemas: dict[str, dict[str, Any]]) -> None:
+    """A component schema whose every property has an example (its own, or a nested component's composed
+    one) gets them together as its ``example``: /docs and schemathesis then show a whole request or answer.
+    A schema with a property without one is left alone (no half examples), except a property marked
+    ``x-only-for`` (present only for some kinds, e.g. a FLAG question's palette), which the example leaves out."""
+
+    def example_of(node: dict[str, Any], seen: frozenset[str]) -> Any:
+        if "example" in node:
+            return node["example"]
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/components/schemas/"):
+            name = ref.rsplit("/", 1)[1]
+            return composed(name, seen) if name in schemas and name not in seen else _NO_EXAMPLE
+        if isinstance(node.get("allOf"), list) and len(node["allOf"]) == 1:  # a nullable nested schema
+            return example_of(node["allOf"][0], seen)
+        if node.get("type") == "array" and isinstance(node.get("items"), dict):
+            item = example_of(node["items"], seen)
+            return _NO_EXAMPLE if item is _NO_EXAMPLE else [item]
+        if isinstance(node.get("enum"), list) and node["enum"]:
+            return node["enum"][0]
+        return _NO_EXAMPLE
+
+    def composed(name: str, seen: frozenset[str]) -> Any:
+        schema = schemas[name]
+        if "example" in schema:
+            return schema["example"]
+        properties = schema.get("properties")
+        if not isinstance(properties, dict) or not properties:
+            return _NO_EXAMPLE
+        out = {key: example_of(prop, seen | {name}) for key, prop in properties.items()
+               if "example" in prop or "x-only-for" not in prop}  # x-only-for: absent in the usual case
+        if any(value is _NO_EXAMPLE for value in out.values()):
+            return _NO_EXAMPLE
+        schema["example"] = out
+        return out
+
+    for name in list(schemas):
+        composed(name, frozenset())
 
 
 def _reads_json(app: Flask) -> bool:
@@ -252,6 +303,9 @@ def create_service_app(
     for blueprint in blueprints:
         api.register_blueprint(blueprint, url_prefix=f"/v1{blueprint.url_prefix or ''}")
 
+    if "Health" in api.spec.components.schemas:
+        api.spec.components.schemas["Health"]["example"] = {"status": "ok", "checks": {"postgres": "ok", "redis": "ok"}}
+    compose_examples(api.spec.components.schemas)
     install_metrics(app, service, gauges)
 
     @app.before_request

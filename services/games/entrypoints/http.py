@@ -167,6 +167,7 @@ def legal_moves(game_id: str) -> dict[str, Any]:
         }
     },
 )
+@games.alt_response(401, description="no or an unknown bearer token")
 @games.alt_response(403, description="not your move or no seat")
 @games.alt_response(
     409,

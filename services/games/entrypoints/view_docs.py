@@ -1,9 +1,11 @@
-"""Each game's view schema in the OpenAPI document: the engines' JSON Schemas (2020-12) turned into
+"""Examples and each game's view schema in the OpenAPI document: the engines' JSON Schemas (2020-12) turned into
 OpenAPI 3.0 schema objects and registered as components ``View<GameType>`` (``GameSchema.view`` refers to
 them)."""
 
 from __future__ import annotations
 
+import json
+from importlib import resources
 from typing import Any
 
 from apispec import APISpec
@@ -44,3 +46,11 @@ def register_view_components(spec: APISpec, registry: Registry) -> None:
     for game_type, name in VIEW_COMPONENTS.items():
         schema = registry.get(game_type).view_schema() if game_type in registry else None
         spec.components.schema(name, component=openapi30(schema or {"type": "object"}))
+
+
+def attach_examples(spec: APISpec) -> None:
+    """Answers of a real game (``examples.json``) as the examples of the components of the same name."""
+    text = resources.files(__package__).joinpath("examples.json").read_text(encoding="utf-8")
+    for name, example in json.loads(text).items():
+        if name in spec.components.schemas:
+            spec.components.schemas[name]["example"] = example

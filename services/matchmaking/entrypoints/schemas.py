@@ -49,7 +49,8 @@ class TicketSchema(ma.Schema):
     status = ma.fields.String(metadata={"enum": list(TICKET_STATUSES), "example": "ready"})
     rating = ma.fields.Nested(RatingInfo)
     waited_seconds = ma.fields.Float(metadata={"example": 12.5})
-    table_id = ma.fields.String(allow_none=True, metadata={"description": "request id sent to the games service"})
+    table_id = ma.fields.String(allow_none=True, metadata={"description": "request id sent to the games service",
+                                                           "example": None})
     private = ma.fields.Boolean(metadata={"example": False})
     seat = ma.fields.Integer(allow_none=True, metadata={"example": 2})
     team = ma.fields.Integer(allow_none=True, metadata={"example": None})
@@ -129,7 +130,8 @@ class LeagueTableSchema(ma.Schema):
     reason = ma.fields.String(metadata={"example": "Swiss round 2, table 1: standings places 1, 2, 3, 5 (points"
                                         " 3, 3, 2, 2); places skipped to avoid repeat table-mates; seats by"
                                         " earlier seat positions (earliest seats move last)"})
-    replay_of = ma.fields.String(allow_none=True)
+    replay_of = ma.fields.String(allow_none=True, metadata={"example": None,
+                                                           "description": "the game this one replays (a ruling)"})
     game_id = ma.fields.String(allow_none=True, metadata={"example": GAME})
     status = ma.fields.String(metadata={"enum": ["requested", "created", "finished", "aborted", "void",
                                                  "replaced"], "example": "finished"})
@@ -152,8 +154,8 @@ class DisputeSchema(ma.Schema):
                                      "description": "the games service's audit report at the time of the flag"})
     status = ma.fields.String(metadata={"enum": ["open", "ruled"], "example": "open"})
     ruling = ma.fields.String(allow_none=True, metadata={"enum": ["result_stands", "void", "replay"]})
-    note = ma.fields.String(allow_none=True)
-    replay_request_id = ma.fields.String(allow_none=True)
+    note = ma.fields.String(allow_none=True, metadata={"example": None})
+    replay_request_id = ma.fields.String(allow_none=True, metadata={"example": None})
 
 
 class Participant(ma.Schema):
@@ -243,8 +245,8 @@ class LeagueEvent(ma.Schema):
     version = ma.fields.Integer(metadata={"example": 1})
     type = ma.fields.String(metadata={"example": "DisputeRuled"})
     payload = ma.fields.Dict(metadata={"example": {"ruling": "void"}})
-    recorded_at = ma.fields.String(allow_none=True)
-    hash = ma.fields.String()
+    recorded_at = ma.fields.String(allow_none=True, metadata={"example": "2024-05-01T12:00:14+00:00"})
+    hash = ma.fields.String(metadata={"example": "9f2c4e6a8b0d1f3e5a7c9b1d3f5e7a9c1b3d5f7e9a1c3b5d7f9e1a3c5b7d9f1e"})
 
 
 class LeagueEvents(ma.Schema):

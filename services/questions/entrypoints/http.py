@@ -34,6 +34,12 @@ ESTIMATE_DOC = (
     "inclusive bounds. From a place to itself the distance is 0 km. Results are cached per ordered pair."
 )
 
+# shortened: a real map has every road and city of the board
+SVG_EXAMPLE = (
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 600 720"><title>groningen - leeuwarden</title>'
+    '<path d="M 512 88 L 360 102" stroke="#d33" stroke-width="4" fill="none"/></svg>'
+)
+
 
 def service() -> QuestionsService:
     svc: QuestionsService = current_app.extensions["questions_service"]
@@ -89,7 +95,7 @@ def get_distance(args: dict[str, Any]) -> dict[str, Any]:
     responses={
         "200": {
             "description": "a self-contained SVG document",
-            "content": {"image/svg+xml": {"schema": {"type": "string"}}},
+            "content": {"image/svg+xml": {"schema": {"type": "string"}, "example": SVG_EXAMPLE}},
         }
     },
 )
@@ -103,7 +109,7 @@ def get_map(args: dict[str, Any]) -> Response:
 
 # -- the question bank -----------------------------------------------------------------------------
 
-PACK_BODY = {
+PACK_BODY: dict[str, Any] = {
     "required": True,
     "description": "A question pack as JSON ({pack, questions}) or as the flat CSV layout (one question "
     "per line, the pack header repeated on every line; columns as in GET /v1/packs/{id}/versions/{v}"
@@ -187,7 +193,8 @@ def get_pack(pack_id: str) -> dict[str, Any]:
             "description": "the stored version (header version = the stored version number); importing it "
             "again gives the same content hash",
             "content": {
-                "application/json": {"schema": {"type": "object"}},
+                "application/json": {"schema": {"type": "object"},
+                                     "example": PACK_BODY["content"]["application/json"]["example"]},
                 "text/csv": {"schema": {"type": "string"}},
             },
         }

@@ -62,7 +62,8 @@ class DistanceSchema(ma.Schema):
         metadata={"example": "estimate: great-circle x factor over board links (road x1.15, ...)"}
     )
     estimate = ma.fields.Boolean(metadata={"example": True, "description": "true unless OSRM answered"})
-    note = ma.fields.String(metadata={"description": "how the figure was made, in words"})
+    note = ma.fields.String(metadata={"description": "how the figure was made, in words",
+                                      "example": "shortest road route over the road graph"})
 
 
 class PackVersionSchema(ma.Schema):
@@ -93,7 +94,8 @@ class PackCreated(PackHeader, PackVersionSchema):
 class PackDetail(PackHeader):
     latest_version = ma.fields.Integer(metadata={"example": 2})
     declared_version = ma.fields.String(metadata={"example": "2024-05"})
-    hash = ma.fields.String(metadata={"description": "hash of the latest version"})
+    hash = ma.fields.String(metadata={"description": "hash of the latest version",
+                                      "example": "4be1c9e07a3d5f2b8c6e0a4d2f8b6c1e3a5d7f9b0c2e4a6d8f0b2c4e6a8d0f2b"})
     question_count = ma.fields.Integer(metadata={"example": 34})
     source_format = ma.fields.String(metadata={"example": "json"})
     created_at = ma.fields.String(metadata={"example": "2024-05-01T12:00:00+00:00"})
@@ -151,20 +153,21 @@ class MediaSchema(ma.Schema):
 class OptionSchema(ma.Schema):
     id = ma.fields.String(metadata={"example": "true"})
     text = ma.fields.String(metadata={"example": "Waar"})
-    media = ma.fields.Nested(MediaSchema, allow_none=True)
+    media = ma.fields.Nested(MediaSchema, allow_none=True, metadata={"example": None})
 
 
 class PublicQuestion(ma.Schema):
     id = ma.fields.String(metadata={"example": "facts:groningen:capital"})
     category = ma.fields.String(metadata={"example": "FACTS", "enum": list(CATEGORIES)})
     city = ma.fields.String(metadata={"example": "groningen"})
-    yellow_city = ma.fields.String(metadata={"description": "ROAD_DISTANCE only"})
+    yellow_city = ma.fields.String(metadata={"description": "ROAD_DISTANCE only", "x-only-for": "ROAD_DISTANCE"})
     prompt = ma.fields.String(metadata={"example": "Stelling: Groningen is de hoofdstad van de provincie Groningen."})
     format = ma.fields.String(
         metadata={"example": "true_false", "enum": ["distance", "choice", "true_false", "colours"]}
     )
     options = ma.fields.List(ma.fields.Nested(OptionSchema))
-    palette = ma.fields.List(ma.fields.String(), metadata={"description": "FLAG only: colours to enter"})
+    palette = ma.fields.List(ma.fields.String(), metadata={"description": "FLAG only: colours to enter",
+                                                           "x-only-for": "FLAG"})
     pack = ma.fields.Dict(
         allow_none=True,
         metadata={"example": {"id": "speltafel-sample", "version": "1", "hash": "4be1..."}},
@@ -184,9 +187,9 @@ class DrawnQuestion(ma.Schema):
 
 class QuestionState(DrawnQuestion):
     answered = ma.fields.Boolean(metadata={"example": False})
-    correct = ma.fields.Boolean()
-    reveal = ma.fields.Dict()
-    answered_at = ma.fields.String()
+    correct = ma.fields.Boolean(metadata={"x-only-for": "answered", "description": "once answered"})
+    reveal = ma.fields.Dict(metadata={"x-only-for": "answered", "description": "once answered: the key and info"})
+    answered_at = ma.fields.String(metadata={"x-only-for": "answered", "description": "once answered"})
 
 
 class AnswerBody(Strict):

@@ -71,7 +71,10 @@ def player_ratings(args: dict[str, Any], player_id: str) -> dict[str, Any]:
     responses={
         "200": {
             "description": "SVG line chart titled with the display name: the rating (ordinal) per game with point markers, the likely range of skill (mu +- 2 sigma) as a band, game numbers and dates",
-            "content": {"image/svg+xml": {"schema": {"type": "string"}}},
+            "content": {"image/svg+xml": {"schema": {"type": "string"}, "example": (
+                '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 640 360"><title>Anneke - klapper/4</title>'
+                '<polyline points="40,300 120,260 200,270 280,210" fill="none" stroke="#1f77b4"/></svg>'
+            )}},
         },
         "404": {"description": "unknown pool or no rated games of the player in it"},
     },
