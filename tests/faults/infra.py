@@ -19,6 +19,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import psycopg
 import requests
@@ -245,7 +246,7 @@ class Stack:
                     os.kill(pid, signal.SIGCONT)
                     os.kill(pid, signal.SIGKILL)
 
-    def db(self) -> psycopg.Connection[tuple[object, ...]]:
+    def db(self) -> psycopg.Connection[Any]:
         return psycopg.connect(self.pg.url, autocommit=True, connect_timeout=5)
 
 

@@ -58,9 +58,7 @@ def leaves(value: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, 
 
 def lookup(value: Any, path: tuple[Any, ...]) -> Any:
     for p in path:
-        if isinstance(value, dict) and p in value:
-            value = value[p]
-        elif isinstance(value, list) and isinstance(p, int) and p < len(value):
+        if (isinstance(value, dict) and p in value) or (isinstance(value, list) and isinstance(p, int) and p < len(value)):
             value = value[p]
         else:
             return KeyError
@@ -70,9 +68,11 @@ def lookup(value: Any, path: tuple[Any, ...]) -> Any:
 WHERE: dict[str, str] = {}  # token -> where the admin view has it (for the failure message)
 
 
-def hidden_paths(full: dict[str, Any], public: dict[str, Any], seat: int) -> list[tuple[tuple[Any, ...], Any, bool]]:
+def hidden_paths(full: dict[str, Any], public: dict[str, Any], seat: int,
+                 entitled: dict[tuple[Any, ...], Any]) -> list[tuple[tuple[Any, ...], Any, bool]]:
     """(path, value, in another seat's part) of every leaf the admin view shows and a spectator's does
-    not, leaving out the seat's own part."""
+    not, leaving out the seat's own part and what the rules let this seat know (``entitled``: the
+    engine's view for the seat folded locally from the admin's log, e.g. an end city shown by a card)."""
     public_leaves = dict(leaves(public))
     n = len(full.get("players") or full.get("hands") or []) or int(full.get("num_players") or 0)
     per_seat = {k for k, v in full.items() if isinstance(v, list) and len(v) == n}
@@ -82,12 +82,14 @@ def hidden_paths(full: dict[str, Any], public: dict[str, Any], seat: int) -> lis
             continue
         if len(path) >= 2 and path[0] in per_seat and path[1] == seat:
             continue
+        if entitled.get(path, KeyError) == value:
+            continue
         out.append((path, value, len(path) >= 2 and path[0] in per_seat))
     return out
 
 
 def hidden_tokens(full: dict[str, Any], public: dict[str, Any], public_text: str, vocabulary: set[str],
-                  seat: int) -> tuple[set[str], set[str]]:
+                  seat: int, entitled: dict[tuple[Any, ...], Any]) -> tuple[set[str], set[str]]:
     """JSON fragments hidden from ``seat``: string values (quoted) that no public document of the game
     lists anyway (card ids, yes; the 82 place names, no), and whole hidden sub-objects under a named key
     (``"key": {...}``, ``"blue": [...]``). Returns (those in another seat's part, those in nobody's part:
@@ -98,7 +100,7 @@ def hidden_tokens(full: dict[str, Any], public: dict[str, Any], public_text: str
     n = len(full.get("players") or full.get("hands") or []) or int(full.get("num_players") or 0)
     per_seat = {k for k, v in full.items() if isinstance(v, list) and len(v) == n}
     own = {json.dumps(v) for p, v in leaves(full) if len(p) >= 2 and p[0] in per_seat and p[1] == seat}
-    for path, value, owned in hidden_paths(full, public, seat):
+    for path, value, owned in hidden_paths(full, public, seat, entitled):
         tokens = others if owned else nobodys
         quoted = json.dumps(value)
         if (isinstance(value, str) and len(value) >= 2 and quoted not in public_text and quoted not in own
@@ -121,9 +123,10 @@ def hidden_tokens(full: dict[str, Any], public: dict[str, Any], public_text: str
     return others, nobodys
 
 
-def same_at_hidden_paths(full: dict[str, Any], public: dict[str, Any], seen: Any, seat: int) -> list[str]:
+def same_at_hidden_paths(full: dict[str, Any], public: dict[str, Any], seen: Any, seat: int,
+                         entitled: dict[tuple[Any, ...], Any]) -> list[str]:
     """Paths where the seat's view (or state) holds exactly the admin's hidden string value."""
-    return ["/".join(map(str, path)) for path, value, _ in hidden_paths(full, public, seat)
+    return ["/".join(map(str, path)) for path, value, _ in hidden_paths(full, public, seat, entitled)
             if isinstance(value, str) and lookup(seen, path) == value]
 
 
@@ -156,7 +159,8 @@ def first_move_is_right(key: dict[str, Any], moves: list[dict[str, Any]]) -> boo
     """Whether the first listed move gives the key's answer (the list order would betray the key)."""
     if not moves:
         return False
-    first = moves[0].get("payload") if isinstance(moves[0].get("payload"), dict) else moves[0]
+    payload = moves[0].get("payload")
+    first: dict[str, Any] = payload if isinstance(payload, dict) else moves[0]
     for name, right in key.items():
         given = first.get(name)
         if given == right or (isinstance(right, list) and isinstance(given, list) and given
@@ -204,7 +208,13 @@ def test_no_endpoint_shows_a_seat_what_is_hidden_from_it(shared_plane: Backplane
             public_text = json.dumps(spec_view, sort_keys=True) + public_events
             ids = question_ids(full["view"])
             questions_seen += bool(ids)
-            tokens = [hidden_tokens(full["view"], spec_view, public_text, vocabulary, s) for s in range(num_players)]
+            for event in boss.get(f"/v1/games/{game_id}/events", params={"after": mirrored}).json()["events"]:
+                mirror.apply(engine, event["type"], event["payload"])
+                mirrored = event["version"]
+            assert mirror.progress is not None and mirrored == version
+            entitled = [dict(leaves(engine.view(mirror.progress.state, s))) for s in range(num_players)]
+            tokens = [hidden_tokens(full["view"], spec_view, public_text, vocabulary, s, entitled[s])
+                      for s in range(num_players)]
             for seat, client in enumerate(seats):
                 texts = {
                     "view": canon(client.get(f"/v1/games/{game_id}").text),
@@ -227,7 +237,7 @@ def test_no_endpoint_shows_a_seat_what_is_hidden_from_it(shared_plane: Backplane
                 for where in ("view", f"state?version={version}"):
                     seen = json.loads(texts[where]).get("view")
                     leaks += [f"seat {seat} {where} @v{version}: holds the hidden value at {p}"
-                              for p in same_at_hidden_paths(full["view"], spec_view, seen, seat)]
+                              for p in same_at_hidden_paths(full["view"], spec_view, seen, seat, entitled[seat])]
                 if seat in full["to_move"]:
                     for key in answer_keys(full["view"]):
                         answerable += 1

@@ -3,6 +3,7 @@ reaches ratings and matchmaking exactly once after recovery, with no operator ac
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import signal
@@ -13,7 +14,15 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from tests.faults.infra import Backplane
-from tests.faults.play import QUICK_SEATS, Tally, moves_stored, play_to_end, private_table_game, register, wait_for_effects
+from tests.faults.play import (
+    QUICK_SEATS,
+    Tally,
+    moves_stored,
+    play_to_end,
+    private_table_game,
+    register,
+    wait_for_effects,
+)
 
 pytestmark = pytest.mark.faults
 CLIENTS = 8
@@ -110,10 +119,8 @@ def test_redis_restarted_with_its_data_lost_while_jobs_wait(own_plane: Backplane
         redis.start()
     finally:
         for pid in paused:
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGCONT)
-            except ProcessLookupError:
-                pass
     got = wait_for_effects(stack, game_ids, QUICK_SEATS, timeout=60)
     print(f"faults: redis-data-lost: games={len(game_ids)}, finished={len(tally.finished)}, jobs waiting "
           f"when Redis lost its data={waiting}, rated once={got.rated}, rated twice={got.rated_twice}, "
