@@ -51,7 +51,7 @@ test: $(STAMP) lint typecheck layers
 	$(BIN)/pytest tests/faults -s > $$log 2>&1 & faults=$$!; \
 	$(BIN)/pytest -n 2 --dist loadfile tests --ignore=tests/faults; main=$$?; \
 	wait $$faults; rc=$$?; echo "--- the fault tier (tests/faults), log $$log:"; \
-	if [ $$rc -ne 0 ]; then tail -n 120 $$log; else grep -E '^faults: |passed|failed' $$log; fi; \
+	if [ $$rc -ne 0 ]; then tail -n 120 $$log; else grep -E 'faults: |passed|failed' $$log; fi; \
 	test $$main -eq 0 && test $$rc -eq 0
 
 bench: $(STAMP)

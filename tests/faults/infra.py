@@ -171,6 +171,9 @@ class Stack:
             SPELTAFEL_PORT=str(free_port()), SPELTAFEL_HOST="127.0.0.1", PYTHONUNBUFFERED="1",
             RATINGS_URL=self.urls["ratings"], GAMES_URL=self.urls["games"],
             **{f"{name.upper()}_PORT": str(port) for name, port in self.ports.items()},
+            # the limiter stays on (its Redis is part of what breaks) with room for hundreds of test players
+            RATE_LIMITS="on", RATE_LIMIT_REGISTER="100000/minute", RATE_LIMIT_MOVES="100000/minute",
+            RATE_LIMIT_TOKEN_FAILURES="100000/minute",
         )
         self.log = root / "stack.log"
         self.proc: subprocess.Popen[bytes] | None = None

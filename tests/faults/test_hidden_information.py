@@ -185,6 +185,18 @@ def test_no_endpoint_shows_a_seat_what_is_hidden_from_it(shared_plane: Backplane
     game_id = r.json()["id"]
     engine = default_registry("").get(game_type)
     mirror, mirrored = Table(game_id), 0
+    # every string each seat's own view has shown after any event: what its history may mention
+    ever_known: list[set[str]] = [set() for _ in range(num_players)]
+
+    def follow(mirrored: int) -> int:
+        for event in boss.get(f"/v1/games/{game_id}/events", params={"after": mirrored}).json()["events"]:
+            mirror.apply(engine, event["type"], event["payload"])
+            mirrored = event["version"]
+            if mirror.progress is not None:
+                for s in range(num_players):
+                    ever_known[s] |= {json.dumps(v) for _, v in leaves(engine.view(mirror.progress.state, s))
+                                      if isinstance(v, str)}
+        return mirrored
     rng = random.Random(game_type)
     vocabulary = vocabulary_of(stack.urls)
     leaks: list[str] = []
@@ -208,9 +220,7 @@ def test_no_endpoint_shows_a_seat_what_is_hidden_from_it(shared_plane: Backplane
             public_text = json.dumps(spec_view, sort_keys=True) + public_events
             ids = question_ids(full["view"])
             questions_seen += bool(ids)
-            for event in boss.get(f"/v1/games/{game_id}/events", params={"after": mirrored}).json()["events"]:
-                mirror.apply(engine, event["type"], event["payload"])
-                mirrored = event["version"]
+            mirrored = follow(mirrored)
             assert mirror.progress is not None and mirrored == version
             entitled = [dict(leaves(engine.view(mirror.progress.state, s))) for s in range(num_players)]
             tokens = [hidden_tokens(full["view"], spec_view, public_text, vocabulary, s, entitled[s])
@@ -244,17 +254,17 @@ def test_no_endpoint_shows_a_seat_what_is_hidden_from_it(shared_plane: Backplane
                         betrayed += first_move_is_right(key, json.loads(texts["legal-moves"]).get("moves") or [])
                 others, nobodys = tokens[seat]
                 for where, text in texts.items():
+                    # a seat's history may name what it saw since; what it shows now must be hidden now
                     now = where not in ("events", "stream")
-                    leaks += [f"seat {seat} {where} @v{version}: {t[:80]} (admin: {WHERE.get(t, '')})" for t in others | (nobodys if now else set())
-                              if t in text]
+                    suspects = others | nobodys if now else others - ever_known[seat]
+                    leaks += [f"seat {seat} {where} @v{version}: {t[:80]} (admin: {WHERE.get(t, '')})"
+                              for t in suspects if t in text]
                 if previous is not None:  # an older state as it stood then, against what was hidden then
                     old = canon(client.get(f"/v1/games/{game_id}/state", params={"version": previous[0]}).text)
                     leaks += [f"seat {seat} state?version={previous[0]}: {t[:80]}"
                               for t in previous[1][seat][0] | previous[1][seat][1] if t in old]
             previous, after = (version, tokens), version
-        for event in boss.get(f"/v1/games/{game_id}/events", params={"after": mirrored}).json()["events"]:
-            mirror.apply(engine, event["type"], event["payload"])
-            mirrored = event["version"]
+        mirrored = follow(mirrored)
         seat = rng.choice(full["to_move"])
         assert mirror.progress is not None
         move = rng.choice(engine.selfplay_moves(mirror.progress.state, seat))
