@@ -43,7 +43,7 @@ def fuzz(service: str, url: str, report: Path, token: str | None) -> dict[str, o
         cmd += ["--exclude-path-regex", SKIP_PATHS[service]]
     if token:
         cmd += ["-H", f"Authorization: Bearer {token}"]
-    done = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=300, cwd=report)
     har = json.loads(next(report.glob("har-*.json")).read_text())
     summary = json.loads(next(report.glob("json-*.json")).read_text())
     responses = [e["response"] for e in har["log"]["entries"]]
