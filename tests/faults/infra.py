@@ -134,8 +134,8 @@ class PrivateRedis:
                     path.unlink()
 
 
-def descendants(pid: int) -> dict[int, str]:
-    """pid -> command line of every live process below ``pid``."""
+def descendants(pid: int, depth: int = 99) -> dict[int, str]:
+    """pid -> command line of every live process below ``pid`` (``depth`` 1: its children only)."""
     children: dict[int, list[int]] = {}
     for stat in glob.glob("/proc/[0-9]*/stat"):
         try:
@@ -145,14 +145,16 @@ def descendants(pid: int) -> dict[int, str]:
         fields = text.rsplit(")", 1)[1].split()
         children.setdefault(int(fields[1]), []).append(int(stat.split("/")[2]))
     out: dict[int, str] = {}
-    todo = [pid]
+    todo = [(pid, 0)]
     while todo:
-        for child in children.get(todo.pop(), []):
+        parent, level = todo.pop()
+        for child in children.get(parent, []):
             try:
                 out[child] = Path(f"/proc/{child}/cmdline").read_bytes().replace(b"\0", b" ").decode().strip()
             except OSError:
                 continue
-            todo.append(child)
+            if level + 1 < depth:
+                todo.append((child, level + 1))
     return out
 
 
@@ -174,6 +176,8 @@ class Stack:
             # the limiter stays on (its Redis is part of what breaks) with room for hundreds of test players
             RATE_LIMITS="on", RATE_LIMIT_REGISTER="100000/minute", RATE_LIMIT_MOVES="100000/minute",
             RATE_LIMIT_TOKEN_FAILURES="100000/minute",
+            # delivery repair (re-send what Redis lost, requeue a killed worker's job) within the tier's minutes
+            SPELTAFEL_OUTBOX_RESEND_AFTER="15", SPELTAFEL_JOB_TIMEOUT="20", SPELTAFEL_ABANDON_GRACE="5",
         )
         self.log = root / "stack.log"
         self.proc: subprocess.Popen[bytes] | None = None
@@ -205,9 +209,12 @@ class Stack:
         return found
 
     def pids_of(self, *words: str) -> list[int]:
-        """Launcher children whose command line is ``... services.cli <words>``."""
+        """The launcher's own children whose command line is ``... services.cli <words>`` (not their
+        forks, such as an RQ worker's scheduler)."""
+        self.processes()
         tail = " ".join(("services.cli", *words))
-        return [pid for pid, cmd in self.processes().items() if cmd.endswith(tail)]
+        direct = descendants(self.proc.pid, depth=1) if self.proc is not None else {}
+        return [pid for pid, cmd in direct.items() if cmd.endswith(tail)]
 
     def wait_for_processes(self, timeout: float = 30) -> None:
         """Until every worker, the relay and the ticker run."""

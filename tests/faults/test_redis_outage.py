@@ -67,7 +67,7 @@ def test_redis_stopped_30s_while_8_clients_play(own_plane: Backplane) -> None:
         for f in running:
             f.result(timeout=max(1.0, deadline - time.monotonic() + 5))
     game_ids = [g for g, _ in tables]
-    got = wait_for_effects(stack, game_ids, QUICK_SEATS, timeout=60)
+    got = wait_for_effects(stack, game_ids, QUICK_SEATS, timeout=75)
     found, rows = moves_stored(stack, tally)
     print(f"faults: redis-stop-30s: outage={outage:.1f}s, games={len(game_ids)}, moves acked={len(tally.acked)} "
           f"(during outage {acked_during}), stored once={found}, MoveMade rows={rows}, unconfirmed={tally.unconfirmed}, "
@@ -121,7 +121,7 @@ def test_redis_restarted_with_its_data_lost_while_jobs_wait(own_plane: Backplane
         for pid in paused:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGCONT)
-    got = wait_for_effects(stack, game_ids, QUICK_SEATS, timeout=60)
+    got = wait_for_effects(stack, game_ids, QUICK_SEATS, timeout=75)
     print(f"faults: redis-data-lost: games={len(game_ids)}, finished={len(tally.finished)}, jobs waiting "
           f"when Redis lost its data={waiting}, rated once={got.rated}, rated twice={got.rated_twice}, "
           f"recorded by matchmaking={got.recorded}, 5xx={tally.server_errors}, launcher alive={stack.alive()} "
