@@ -57,6 +57,7 @@ def test_postgres_stopped_45s_gives_503_with_retry_after_and_loses_nothing(own_p
     deadline = time.monotonic() + OUTAGE_S + 150
     answers: Counter[tuple[str, int]] = Counter()
     slow, no_retry_after, not_problem = [], [], []
+    slowest = 0.0
     with ThreadPoolExecutor(PLAYING) as pool:
         playing = [pool.submit(play_to_end, g, seats, tally, random.Random(k), deadline)
                    for k, (g, seats) in enumerate(games)]
@@ -76,6 +77,7 @@ def test_postgres_stopped_45s_gives_503_with_retry_after_and_loses_nothing(own_p
                     code, r = 0, None
                     not_problem.append(f"{service} {method} {url}: {type(exc).__name__}")
                 took = time.monotonic() - started
+                slowest = max(slowest, took)
                 answers[(service, code)] += 1
                 if took > 2.0:
                     slow.append(f"{service} {method} {url}: {took:.1f}s")
@@ -97,7 +99,7 @@ def test_postgres_stopped_45s_gives_503_with_retry_after_and_loses_nothing(own_p
     unavailable = sum(n for (_, c), n in answers.items() if c == 503)
     errors500 = sum(n for (_, c), n in answers.items() if c >= 500 and c != 503)
     print(f"faults: postgres-stop-45s: outage={outage:.1f}s, probes={probed}, 503={unavailable}, 5xx other="
-          f"{errors500}, slower than 2s={len(slow)}, 503 without Retry-After={len(no_retry_after)}, "
+          f"{errors500}, slower than 2s={len(slow)} (slowest {slowest:.2f}s), 503 without Retry-After={len(no_retry_after)}, "
           f"not problem+json={len(not_problem)}, per service={per_service}; players: moves acked="
           f"{len(tally.acked)}, stored once={found}, MoveMade rows={rows}, unconfirmed={tally.unconfirmed}, 5xx={tally.server_errors}, "
           f"finished={len(tally.finished)}/{len(game_ids)}, audits ok={ok}, rated once={got.rated}, "

@@ -53,8 +53,8 @@ def test_32_clients_racing_on_one_game_get_one_201_per_version(shared_plane: Bac
             "SELECT version FROM games.events WHERE stream_id = %s ORDER BY version", (game_id,))]
     won = sum(c[201] for c in per_round)
     lost = sum(c[409] for c in per_round)
-    other = sum(n for c in per_round for code, n in c.items() if code not in (201, 409))
-    print(f"faults: race-32: rounds={ROUNDS}, 201={won}, 409={lost}, other={other}, "
+    other = Counter({code: n for c in per_round for code, n in c.items() if code not in (201, 409)})
+    print(f"faults: race-32: rounds={ROUNDS}, 201={won}, 409={lost}, other={dict(other)}, "
           f"per-round 201s={[c[201] for c in per_round]}, versions={len(versions)} contiguous="
           f"{versions == list(range(1, len(versions) + 1))}")
     assert all(c[201] == 1 and c[409] == RACERS - 1 for c in per_round), per_round
