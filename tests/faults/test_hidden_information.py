@@ -23,7 +23,7 @@ from tests.faults.play import admin, register
 
 pytestmark = pytest.mark.faults
 EVERY_STEP = 15  # full checks on each of the first moves, then every 8th move up to MAX_MOVES
-MAX_MOVES = 120
+MAX_MOVES = 100
 GAMES = [  # (game, seats, options): each game at one seat count, HopPaa in its quick version
     ("paardenkoppen", 3, {"rounds": 1}),
     ("klapper", 4, {}),
