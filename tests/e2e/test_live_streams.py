@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import json
+import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -19,6 +20,7 @@ from services.games.bootstrap import create_app as create_games_app
 from services.games.engines.registry import default_registry
 from tests.e2e.conftest import ADMIN, Client, Server, register, settings_for
 from tests.e2e.test_games_api import new_game, play_to_end
+from tests.e2e.test_http_server import served_games  # noqa: F401 - the fixture
 
 pytestmark = pytest.mark.e2e
 
@@ -209,3 +211,54 @@ def test_ndjson_keepalives_are_empty_lines_and_a_client_leaving_ends_the_stream(
             time.sleep(0.1)
     finally:
         redis.close()
+
+
+@pytest.fixture
+def fast_keepalive(monkeypatch: pytest.MonkeyPatch) -> None:
+    """For the served process (it takes its environment from this one)."""
+    monkeypatch.setenv("STREAM_KEEPALIVE_SECONDS", "0.2")
+    monkeypatch.setenv("SPELTAFEL_EXTRA_ENGINES", "tests.support.diceduel:DiceDuel")
+
+
+def test_ndjson_flows_through_waitress_and_a_client_leaving_frees_the_stream(
+    fast_keepalive: None, served_games: str, redis_url: str  # noqa: F811 - the imported fixture
+) -> None:
+    """Under `speltafel serve` (waitress, one thread per open stream): lines arrive while the stream is
+    open, and a client that hangs up is noticed at a keep-alive (its subscription ends)."""
+    clients = [register(served_games, f"w{k}") for k in range(2)]
+    created = clients[0].post("/v1/games", {"game_type": "diceduel", "num_players": 2})
+    assert created.status_code == 201, created.text
+    game_id = created.json()["id"]
+    redis = Redis.from_url(redis_url)
+    subscribers = lambda: dict(redis.pubsub_numsub(channel(game_id)))[channel(game_id).encode()]  # noqa: E731
+    try:
+        with clients[0].get(
+            f"/v1/games/{game_id}/events/stream", headers=NDJSON, params={"timeout": 60}, stream=True
+        ) as r:
+            r.encoding = "utf-8"
+            lines = r.iter_lines(decode_unicode=True)
+            assert json.loads(next(line for line in lines if line))["version"] == 1
+            assert clients[1].post(f"/v1/games/{game_id}/join", {}).status_code == 200
+            assert json.loads(next(line for line in lines if line))["version"] == 2  # the join, live
+            assert subscribers() == 1
+        deadline = time.monotonic() + PROMPT
+        while subscribers() != 0:
+            assert time.monotonic() < deadline, "the stream's subscription outlived its client"
+            time.sleep(0.1)
+    finally:
+        redis.close()
+
+
+def test_a_stream_with_redis_down_is_a_503_with_retry_after_not_a_broken_stream(
+    games_url: str, database_url: str
+) -> None:
+    game_id, clients = new_game(games_url, 2)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        nowhere = f"redis://127.0.0.1:{s.getsockname()[1]}/0"
+    app = create_games_app(settings_for(database_url, nowhere), default_registry("tests.support.diceduel:DiceDuel"))
+    for accept in ("text/event-stream", "application/x-ndjson"):
+        r = app.test_client().get(f"/v1/games/{game_id}/events/stream",
+                                  headers={"Accept": accept, "Authorization": f"Bearer {clients[0].token}"})
+        assert r.status_code == 503 and r.mimetype == "application/problem+json", r.get_data(as_text=True)
+        assert int(r.headers["Retry-After"]) >= 1

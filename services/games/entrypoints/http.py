@@ -266,9 +266,12 @@ def stream_events(args: dict[str, Any], game_id: str) -> Response:
     deadline = time.monotonic() + float(args["timeout"])
     sse = media == SSE_TYPE
 
+    # subscribed before the first read, so no change can slip between; and before the answer starts,
+    # so Redis being down is a 503 with Retry-After, not a broken stream
+    listener = subscribe(game_id)
+
     def generate() -> Iterator[str]:
         nonlocal last
-        listener = subscribe(game_id)  # before the first read: no new version can slip between
         try:
             if sse:
                 yield "retry: 2000\n\n"
@@ -294,11 +297,13 @@ def stream_events(args: dict[str, Any], game_id: str) -> Response:
         finally:
             listener.close()
 
-    return Response(
+    response = Response(
         stream_with_context(generate()),
         mimetype=media,
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no", "Vary": "Accept"},
     )
+    response.call_on_close(listener.close)  # also when the generator never started
+    return response
 
 
 @games.route("/<game_id>/state")

@@ -99,9 +99,12 @@ def stream_ticket(args: dict[str, Any], ticket_id: str) -> Response:
     deadline = time.monotonic() + float(args["timeout"])
     interval = float(args["interval"])
 
+    # subscribed before the first read, so no change can slip between; and before the answer starts,
+    # so Redis being down is a 503 with Retry-After, not a broken stream
+    listener = subscribe(ticket_id)
+
     def generate() -> Iterator[str]:
         last: str | None = None
-        listener = subscribe(ticket_id)  # before the first read: no change can slip between
         try:
             yield "retry: 2000\n\n"
             while True:
@@ -120,11 +123,13 @@ def stream_ticket(args: dict[str, Any], ticket_id: str) -> Response:
         finally:
             listener.close()
 
-    return Response(
+    response = Response(
         stream_with_context(generate()),
         mimetype="text/event-stream",
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
     )
+    response.call_on_close(listener.close)  # also when the generator never started
+    return response
 
 
 @matching.route("/tick", methods=["POST"])
