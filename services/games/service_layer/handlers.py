@@ -71,6 +71,7 @@ class Committed:
     table: Table
     before: int
     views: dict[int, list[dict[str, Any]]]  # viewer -> redacted payloads of the new events
+    recorded_at: list[str | None]  # of the new events, as stored in their metadata
 
 
 class GamesService:
@@ -530,7 +531,12 @@ class GamesService:
             "version": committed.table.version,
             "status": committed.table.status,
             "events": [
-                {"version": committed.before + k + 1, "type": p.type, "payload": payload}
+                {
+                    "version": committed.before + k + 1,
+                    "type": p.type,
+                    "payload": payload,
+                    "recorded_at": committed.recorded_at[k],
+                }
                 for k, (p, payload) in enumerate(zip(events, payloads, strict=True))
             ],
         }
@@ -648,7 +654,7 @@ class GamesService:
                 "another move was recorded first; reload and retry", code="stale_version"
             ) from None
         new.head_hash = stored[-1].hash
-        return Committed(new, expected, per_viewer)
+        return Committed(new, expected, per_viewer, [e.metadata.get("recorded_at") for e in stored])
 
     @staticmethod
     def _external_requests(engine: Engine[Any], old: Table, new: Table) -> list[Any]:
