@@ -71,3 +71,16 @@ class Settings:
             ports={name: int(env.get(f"{name.upper()}_PORT", port)) for name, port in SERVICE_PORTS.items()},
             log_level=env.get("LOG_LEVEL", "INFO"),
         )
+
+    @property
+    def service_urls(self) -> dict[str, str]:
+        """Where each service answers: ``<NAME>_URL`` if set, else this host (127.0.0.1 when the bind
+        address is a wildcard) on ``<NAME>_PORT``, so a moved port reaches every caller."""
+        host = "127.0.0.1" if self.host in {"", "0.0.0.0", "::"} else self.host
+        env = os.environ
+        return {name: (env.get(f"{name.upper()}_URL") or f"http://{host}:{port}").rstrip("/")
+                for name, port in self.ports.items()}
+
+    def service_url_env(self) -> dict[str, str]:
+        """``GAMES_URL``, ``MATCHMAKING_URL``, ``QUESTIONS_URL``, ``RATINGS_URL`` for child processes."""
+        return {f"{name.upper()}_URL": url for name, url in self.service_urls.items()}
