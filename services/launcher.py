@@ -85,7 +85,7 @@ def launch(root: Path, data: Path | None = None) -> int:
         supervisor.start()
         signal.signal(signal.SIGTERM, lambda *_: stop.set())
         signal.signal(signal.SIGINT, lambda *_: stop.set())
-        urls = settings.service_urls
+        urls = settings.local_urls  # their own ports (a *_URL may point elsewhere, e.g. at a proxy)
         base = urls["games"].rsplit(":", 1)[0] + f":{settings.index_port}"
         missing = wait_until_answering({**urls, "gateway": base}, supervisor, stop)
         if stop.is_set():

@@ -141,11 +141,36 @@ def test_a_request_through_the_base_url_reaches_each_service(platform: Platform)
     ticket = requests.post(f"{base}/matchmaking/v1/tickets", json={"game_type": "klapper", "player_counts": [4]},
                            headers=auth, timeout=10)
     assert ticket.status_code in {200, 201, 202}, ticket.text
+    time.sleep(0.5)  # matchmaking asked the (moved) ratings service; had it not answered, a warning says so
+    assert "ratings service unavailable" not in platform.terminal(), platform.terminal()[-3000:]
     for name in SERVICES:  # each prefix is that service: its own document's title
         title = requests.get(f"{base}/{name}/openapi.json", timeout=10).json()["info"]["title"]
         assert title == requests.get(platform.direct[name] + "/openapi.json", timeout=10).json()["info"]["title"]
     unknown = requests.get(f"{base}/nosuchservice/v1/x", timeout=10)
     assert unknown.status_code == 404 and unknown.headers["Content-Type"] == "application/problem+json"
+
+
+def children_env(pid: int) -> list[dict[str, str]]:
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            if int(fields[1]) == pid:
+                raw = (stat.parent / "environ").read_bytes()
+                found.append(dict(item.split("=", 1) for item in raw.decode().split("\0") if "=" in item))
+        except (OSError, ValueError, IndexError):
+            continue
+    return found
+
+
+def test_moved_ports_reach_every_child_process(platform: Platform) -> None:
+    """GAMES_URL ... RATINGS_URL follow GAMES_PORT ... RATINGS_PORT (here all moved to free ports)."""
+    envs = children_env(platform.proc.pid)
+    assert len(envs) == 11, len(envs)  # 4 services, 4 workers, relay, ticker, gateway
+    for env in envs:
+        for name, url in platform.direct.items():
+            assert env[f"{name.upper()}_URL"] == url, (name, env.get(f"{name.upper()}_URL"))
+    assert "unavailable" not in platform.terminal()
 
 
 def admin_game(base: str, seats: list[str]) -> str:

@@ -112,3 +112,13 @@ def test_selfplay_plays_the_same_games_as_before_the_progress_bar(capsys: pytest
     for key in ("games", "moves", "events", "unfinished", "failures"):
         if key in expected:
             assert got[key] == expected[key], key
+
+
+def test_launcher_waits_for_each_service_on_its_own_port_even_when_a_url_points_elsewhere(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("RATINGS_PORT", "9104")
+    monkeypatch.setenv("RATINGS_URL", "http://proxy.internal/ratings")
+    settings = Settings.from_env()
+    assert settings.local_urls["ratings"] == "http://127.0.0.1:9104"
+    assert settings.service_urls["ratings"] == "http://proxy.internal/ratings"
