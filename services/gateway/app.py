@@ -15,10 +15,11 @@ from typing import Any
 
 import requests
 from flask import Flask, Response, jsonify, request, send_from_directory
+from werkzeug.exceptions import HTTPException
 from werkzeug.http import is_hop_by_hop_header
 
 from services.gateway.openapi import combine
-from shared.web.problems import problem_response
+from shared.web.problems import from_http_exception, problem_response
 
 RETRY_AFTER_SECONDS = 5
 CONNECT_TIMEOUT = 5.0
@@ -38,6 +39,7 @@ def create_gateway_app(upstreams: Mapping[str, str]) -> Flask:
     app = Flask("gateway")
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES
     http = requests.Session()
+    app.register_error_handler(HTTPException, from_http_exception)  # its own refusals are problem+json too
 
     def base_url() -> str:
         return request.host_url.rstrip("/")
