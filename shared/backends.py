@@ -10,6 +10,7 @@ import shutil
 import socket
 import subprocess
 import time
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -57,12 +58,12 @@ class Backends:
 
 
 def start_embedded_postgres(data_dir: Path) -> tuple[str, Any]:
-    import pgserver
-
     data_dir.mkdir(parents=True, exist_ok=True)
-    server = pgserver.get_server(
-        data_dir, cleanup_mode="stop"
-    )
+    with warnings.catch_warnings():  # platformdirs warns when XDG_RUNTIME_DIR is unset; nothing to act on
+        warnings.filterwarnings("ignore", module="platformdirs")
+        import pgserver
+
+        server = pgserver.get_server(data_dir, cleanup_mode="stop")
     return str(server.get_uri()), server.cleanup
 
 
@@ -163,10 +164,10 @@ def redact(url: str) -> str:
     from urllib.parse import urlsplit, urlunsplit
 
     parts = urlsplit(url)
-    if parts.password is None:
+    if not parts.password:
         return url
-    netloc = f"{parts.username}:***@{parts.hostname}" + (f":{parts.port}" if parts.port else "")
-    return urlunsplit(parts._replace(netloc=netloc))
+    userinfo, _, hostinfo = parts.netloc.rpartition("@")
+    return urlunsplit(parts._replace(netloc=f"{userinfo.split(':', 1)[0]}:***@{hostinfo}"))
 
 
 def _alive(pid: int) -> bool:

@@ -80,3 +80,27 @@ def test_the_embedded_redis_port_can_be_moved(
         client.close()
     finally:
         found.stop()
+
+
+def test_without_a_running_make_run_a_command_finds_the_backends_as_make_run_does(tmp_path: Path) -> None:
+    """Nothing on the default ports: the command starts the embedded servers on the data directory (where
+    `make run` keeps the data), says so, and stops them afterwards."""
+    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
+    env |= dict(SPELTAFEL_DATA_DIR=str(tmp_path), SPELTAFEL_DEFAULT_PG_PORT=str(free_port()),
+                SPELTAFEL_DEFAULT_REDIS_PORT=str(free_port()), SPELTAFEL_EMBEDDED_REDIS_PORT=str(free_port()))
+    migrated = subprocess.run([sys.executable, "-m", "services.cli", "migrate"], cwd=ROOT, env=env,
+                              capture_output=True, text=True, timeout=300)
+    assert migrated.returncode == 0, migrated.stderr
+    assert json.loads(migrated.stdout)["applied"]
+    assert "found as `make run` finds them" in migrated.stderr
+    assert f"embedded (pgserver), data in {tmp_path / 'pg'}" in migrated.stderr
+    assert "Warning" not in migrated.stderr, migrated.stderr
+    assert not socket_answers(int(env["SPELTAFEL_EMBEDDED_REDIS_PORT"]))  # stopped with the command
+
+
+def socket_answers(port: int) -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=1):
+            return True
+    except OSError:
+        return False

@@ -59,6 +59,8 @@ def test_the_record_of_a_running_make_run_is_read_and_a_dead_ones_ignored(tmp_pa
     forget(tmp_path)
     assert not (tmp_path / "backends.json").exists()
     assert redact(found.database_url) == "postgresql://postgres:***@127.0.0.1:5999/db"
+    embedded = "postgresql://postgres:@/postgres?host=/srv/.data/pg"  # pgserver's: empty password, a socket
+    assert redact(embedded) == embedded
 
 
 def test_a_command_uses_the_running_make_runs_backends_when_no_url_is_set(
