@@ -277,6 +277,8 @@ def test_request_logs_go_to_files_and_the_backends_are_recorded_while_running(pl
 def test_ctrl_c_stops_everything_without_a_traceback(platform: Platform) -> None:
     assert platform.interrupt() == 0
     text = platform.terminal()
+    # after a whole game, a league of requests and the jobs they queued: still only the banner and the stop
+    assert text.count("\n") < 30, text[-4000:]
     assert "Traceback" not in text and "KeyboardInterrupt" not in text, text[-4000:]
     assert text.rstrip().endswith("speltafel: stopped"), text[-2000:]
     assert not (platform.data / "backends.json").exists()
