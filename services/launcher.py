@@ -52,8 +52,13 @@ def wait_until_answering(urls: Mapping[str, str], supervisor: Supervisor, stop: 
     return sorted(waiting)
 
 
+def _interrupt(*_: object) -> None:
+    raise KeyboardInterrupt
+
+
 def launch(root: Path, data: Path | None = None) -> int:
     data = data or root / ".data"
+    signal.signal(signal.SIGTERM, _interrupt)  # until the children run, SIGTERM is Ctrl-C: clean up and go
     backends: Backends | None = None
     supervisor: Supervisor | None = None
     stop = threading.Event()
@@ -82,9 +87,11 @@ def launch(root: Path, data: Path | None = None) -> int:
         commands["ticker"] = [py, "-m", "services.cli", "matchmaking", "tick"]
         commands["gateway"] = [py, "-m", "services.cli", "gateway"]
         supervisor = Supervisor(commands, env=env, cwd=root)
-        supervisor.start()
+        # from here on Ctrl-C only sets ``stop``: an interrupt in the middle of starting a child would
+        # lose track of it (and leave it running)
         signal.signal(signal.SIGTERM, lambda *_: stop.set())
         signal.signal(signal.SIGINT, lambda *_: stop.set())
+        supervisor.start()
         urls = settings.local_urls  # their own ports (a *_URL may point elsewhere, e.g. at a proxy)
         base = urls["games"].rsplit(":", 1)[0] + f":{settings.index_port}"
         missing = wait_until_answering({**urls, "gateway": base}, supervisor, stop)

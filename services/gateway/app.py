@@ -54,7 +54,7 @@ def create_gateway_app(upstreams: Mapping[str, str]) -> Flask:
                 ready = False
             rows.append(
                 f"<tr><td>{html.escape(name)}</td><td><code>/{name}/…</code></td>"
-                f"<td><a href='{upstream}/docs'>{upstream}/docs</a></td>"
+                f"<td><a href='/{name}/docs'>/{name}/docs</a></td>"
                 f"<td><a href='/{name}/openapi.json'>openapi.json</a></td>"
                 f"<td>{'ready' if ready else 'down'}</td></tr>"
             )
@@ -62,7 +62,7 @@ def create_gateway_app(upstreams: Mapping[str, str]) -> Flask:
             "<!doctype html><html><head><meta charset='utf-8'><title>Speltafel</title></head><body>"
             "<h1>Speltafel</h1><p>Every service under this one base URL; the whole API in one OpenAPI "
             "document: <a href='/openapi.json'>/openapi.json</a> (interactive: <a href='/docs'>/docs</a>).</p>"
-            "<table border='1' cellpadding='6'><tr><th>service</th><th>path prefix</th><th>its own docs</th>"
+            "<table border='1' cellpadding='6'><tr><th>service</th><th>path prefix</th><th>its docs</th>"
             "<th>its spec</th><th>status</th></tr>" + "".join(rows) + "</table></body></html>"
         )
 
@@ -87,14 +87,36 @@ def create_gateway_app(upstreams: Mapping[str, str]) -> Flask:
         response.headers["Cache-Control"] = "no-cache"
         return response
 
-    @app.get("/docs")
-    def docs() -> str:
+    def docs_page(spec_url: str) -> str:
         return (
             "<!doctype html><html><head><meta charset='utf-8'><title>Speltafel API</title>"
             "<link rel='stylesheet' href='/docs/assets/swagger-ui.css'></head><body><div id='ui'></div>"
             "<script src='/docs/assets/swagger-ui-bundle.js'></script>"
-            "<script>SwaggerUIBundle({url: '/openapi.json', dom_id: '#ui'});</script></body></html>"
+            f"<script>SwaggerUIBundle({{url: '{spec_url}', dom_id: '#ui'}});</script></body></html>"
         )
+
+    @app.get("/docs")
+    def docs() -> str:
+        return docs_page("/openapi.json")
+
+    # one service's docs and document under its prefix, with ``servers`` pointing there ("try it out")
+    @app.get("/<service>/docs")
+    def service_docs(service: str) -> Any:
+        return docs_page(f"/{service}/openapi.json") if service in upstreams else forward(service, "docs")
+
+    @app.get("/<service>/openapi.json")
+    def service_openapi(service: str) -> Any:
+        upstream = upstreams.get(service)
+        if upstream is None:
+            return forward(service, "openapi.json")
+        try:
+            answer = http.get(upstream + "/openapi.json", timeout=CONNECT_TIMEOUT)
+            answer.raise_for_status()
+            document = answer.json()
+        except (requests.RequestException, ValueError):
+            return problem_response(503, "Service Unavailable", f"the {service} service does not answer; "
+                                    "retry shortly", headers={"Retry-After": str(RETRY_AFTER_SECONDS)}, backend=service)
+        return jsonify({**document, "servers": [{"url": f"{base_url()}/{service}"}]})
 
     @app.get("/docs/assets/<path:filename>")
     def docs_assets(filename: str) -> Response:

@@ -143,9 +143,12 @@ def test_a_request_through_the_base_url_reaches_each_service(platform: Platform)
     assert ticket.status_code in {200, 201, 202}, ticket.text
     time.sleep(0.5)  # matchmaking asked the (moved) ratings service; had it not answered, a warning says so
     assert "ratings service unavailable" not in platform.terminal(), platform.terminal()[-3000:]
-    for name in SERVICES:  # each prefix is that service: its own document's title
-        title = requests.get(f"{base}/{name}/openapi.json", timeout=10).json()["info"]["title"]
-        assert title == requests.get(platform.direct[name] + "/openapi.json", timeout=10).json()["info"]["title"]
+    for name in SERVICES:  # each prefix is that service: its own document, "try it out" aimed at the prefix
+        own = requests.get(f"{base}/{name}/openapi.json", timeout=10).json()
+        assert own["info"] == requests.get(platform.direct[name] + "/openapi.json", timeout=10).json()["info"]
+        assert own["servers"] == [{"url": f"{base}/{name}"}]
+        assert f"/{name}/openapi.json" in requests.get(f"{base}/{name}/docs", timeout=10).text
+    assert requests.get(f"{base}/docs/assets/swagger-ui-bundle.js", timeout=10).status_code == 200
     unknown = requests.get(f"{base}/nosuchservice/v1/x", timeout=10)
     assert unknown.status_code == 404 and unknown.headers["Content-Type"] == "application/problem+json"
 
@@ -287,27 +290,42 @@ def test_ctrl_c_stops_everything_without_a_traceback(platform: Platform) -> None
             pass
 
 
-@pytest.mark.parametrize("after", [0.4, 0.9, 1.5, 4.0])
+PHASES = {  # moments of the start-up, each recognised by what the launcher has done so far
+    "backends found": lambda data, out: (data / "backends.json").exists(),
+    "migrated": lambda data, out: "migrations applied" in out,
+    "children starting": lambda data, out: (data / "logs").exists() and any((data / "logs").iterdir()),
+}
+
+
+@pytest.mark.parametrize("phase", list(PHASES))
 def test_ctrl_c_while_starting_up_prints_no_traceback(test_database, backends, tmp_path: Path,  # type: ignore[no-untyped-def]
-                                                      after: float) -> None:
-    """Whatever `make run` is doing (importing, finding backends, migrating, starting children)."""
+                                                      phase: str) -> None:
+    """Whatever `make run` is doing (finding backends, migrating, starting children)."""
     ports = {name: free_port() for name in SERVICES}
     env = {k: v for k, v in os.environ.items() if not k.endswith("_URL") and k != "LOG_DIR"}
     env |= {f"{name.upper()}_PORT": str(port) for name, port in ports.items()}
     env |= dict(DATABASE_URL=test_database.url, REDIS_URL=redis_test_url(backends.redis_url, redis_db()),
                 ADMIN_TOKEN=ADMIN, SPELTAFEL_PORT=str(free_port()), SPELTAFEL_DATA_DIR=str(tmp_path / "data"),
                 PYTHONUNBUFFERED="1")
-    proc = subprocess.Popen([sys.executable, "-m", "services.cli", "run"], env=env, cwd=ROOT,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
-    time.sleep(after)
-    proc.send_signal(signal.SIGINT)
+    output = tmp_path / "terminal.txt"
+    with output.open("wb") as out:
+        proc = subprocess.Popen([sys.executable, "-m", "services.cli", "run"], env=env, cwd=ROOT,
+                                stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
     try:
-        text = proc.communicate(timeout=60)[0].decode(errors="replace")
+        deadline = time.monotonic() + 120
+        while not PHASES[phase](tmp_path / "data", output.read_text(errors="replace")):
+            assert proc.poll() is None and time.monotonic() < deadline, output.read_text()
+            time.sleep(0.02)
+        proc.send_signal(signal.SIGINT)
+        proc.wait(60)
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(5)
+    text = output.read_text(errors="replace")
     assert "Traceback" not in text, text
     assert proc.returncode in {0, 130}, text
+    assert text.rstrip().endswith("speltafel: stopped"), text
     time.sleep(0.5)
     for port in ports.values():
         with pytest.raises(OSError), socket.create_connection(("127.0.0.1", port), timeout=1):
