@@ -128,7 +128,7 @@ def _lapse(b: Builder, seat: int, card: str, reason: str) -> None:
 
 
 def _await(b: Builder, awaiting: int, card: str, stage: str, **context: Any) -> None:
-    b.emit({"type": "ChanceAwaiting", "awaiting": awaiting, "card": card, "stage": stage, **context})
+    b.emit({"type": "ChanceChoiceRequested", "awaiting": awaiting, "card": card, "stage": stage, **context})
 
 
 def _go(b: Builder, seat: int, route: list[str], card: str) -> None:

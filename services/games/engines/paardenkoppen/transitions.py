@@ -114,12 +114,12 @@ def _chance(s: PKState, e: Event) -> None:
         _choose_start(s, values[0])
         # R9: the recorded draw is followed at once by the start of round 1 (PK-5, PK-6).
         _round_started(
-            s, {"type": "round_started", "round_no": 1, "dealer": s.dealer, "start_player": s.start_player}
+            s, {"type": "RoundStarted", "round_no": 1, "dealer": s.dealer, "start_player": s.start_player}
         )
         _antes_paid(
             s,
             {
-                "type": "antes_paid",
+                "type": "AntesPaid",
                 "per_player": 4 * ANTE_PER_FIELD,
                 "per_field": ANTE_PER_FIELD * s.num_players,
             },
@@ -195,13 +195,13 @@ def _game_ended(s: PKState, e: Event) -> None:
 
 
 _HANDLERS = {
-    "game_created": _game_created,
-    "start_player_chosen": _start_player_chosen,
-    "round_started": _round_started,
-    "antes_paid": _antes_paid,
+    "GameConfigured": _game_created,
+    "StartPlayerChosen": _start_player_chosen,
+    "RoundStarted": _round_started,
+    "AntesPaid": _antes_paid,
     CHANCE_EVENT: _chance,
-    "card_played": _card_played,
-    "passed": _passed,
-    "round_ended": _round_ended,
-    "game_ended": _game_ended,
+    "CardPlayed": _card_played,
+    "Passed": _passed,
+    "RoundEnded": _round_ended,
+    "GameEnded": _game_ended,
 }

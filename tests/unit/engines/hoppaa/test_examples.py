@@ -150,7 +150,7 @@ def test_example_EX_10_penalty_onto_red_dot_goes_to_25() -> None:
     """EX-10: B bid 2 won 3 at (33, 0); red is on start so green takes it: 33 -> 32 -> 25."""
     state = scoring_state([[0, 0], [33, 0], [0, 0], [0, 0]], [1, 2, 2, 1], [1, 3, 1, 4], opener=B)
     events = continue_scoring(state)
-    assert events[0]["type"] == "AutoResult" and events[0]["reason"] == "only_pawn"
+    assert events[0]["type"] == "MoveAutoResolved" and events[0]["reason"] == "only_pawn"
     assert (events[0]["pawn"], events[0]["from"], events[0]["to"]) == ("green", 33, 25)
 
 

@@ -96,7 +96,7 @@ def test_HP_9_white_pawn_from_round_two_goes_to_lowest_pawn() -> None:
     state = scoring_state([[0, 9], [0, 35], [4, 35], [0, 20]], [1, 1, 1, 1], [3, 2, 2, 2], opener=B)
     state.round = 1
     events = continue_scoring(state)
-    assert all(e["type"] == "AutoResult" for e in events[:-1])
+    assert all(e["type"] == "MoveAutoResolved" for e in events[:-1])
     after = state
     for e in events:
         after = ENGINE.evolve(after, e)
@@ -321,7 +321,7 @@ def test_HP_34_no_legal_forward_move_nothing_moves() -> None:
     """HP-34: no forward move is legal: no pawn moves (an automatic result)."""
     state = scoring_state([[0, 0], [35, 34], [0, 0], [0, 0]], [1, 3, 1, 1], [2, 3, 2, 2], opener=B)
     events = continue_scoring(state)
-    assert events[0]["type"] == "AutoResult" and events[0]["pawn"] is None and events[0]["steps"] == 0
+    assert events[0]["type"] == "MoveAutoResolved" and events[0]["pawn"] is None and events[0]["steps"] == 0
 
 
 def test_HP_35_a_legal_forward_move_is_compulsory() -> None:
@@ -429,7 +429,7 @@ def test_HP_42_HP_44_solo_win_ends_the_game_at_once() -> None:
     state = scoring_state([[0, 0], [35, 31], [33, 33], [0, 0]], [1, 4, 2, 1], [2, 4, 2, 1], opener=B)
     state.pawns[C] = [33, 34]
     events = continue_scoring(state)
-    assert [e["type"] for e in events] == ["AutoResult", "GameEnded"]
+    assert [e["type"] for e in events] == ["MoveAutoResolved", "GameEnded"]
     after = state
     for e in events:
         after = ENGINE.evolve(after, e)
