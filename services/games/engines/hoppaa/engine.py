@@ -82,10 +82,10 @@ class HopPaaEngine(Engine[HopPaaState]):
                 ("HP-16", "HP-17"),
             ),
             MoveDoc(
-                "play",
+                "play_card",
                 "Play a card to the trick; follow the led suit if you can.",
                 {"type": "object", "properties": {"card": CARD_SCHEMA}, "required": ["card"]},
-                {"type": "play", "card": "10S"},
+                {"type": "play_card", "card": "10S"},
                 ("HP-18", "HP-19", "HP-20", "HP-21", "HP-22", "HP-23", "HP-24", "HP-25"),
             ),
             MoveDoc(

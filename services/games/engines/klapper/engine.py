@@ -195,10 +195,10 @@ class KlapperEngine(Engine[KlapperState]):
                 ("KL-29", "KL-30", "KL-31", "KL-32", "KL-33", "KL-34"),
             ),
             MoveDoc(
-                "play",
+                "play_card",
                 "Play a card: follow suit, else trump, overtrumping when you can.",
                 {"type": "object", "required": ["card"], "properties": {"card": card}},
-                {"type": "play", "card": "AS"},
+                {"type": "play_card", "card": "AS"},
                 ("KL-17", "KL-18", "KL-19", "KL-20", "KL-21", "KL-22", "KL-25"),
             ),
         ]

@@ -282,7 +282,7 @@ def test_KL24_winner_leads_next_trick() -> None:
     state = run(state, 1, bid("play"))
     for _ in range(4):
         seat = E.to_move(state)[0]
-        state = run(state, seat, next(m for m in E.legal_moves(state, seat) if m["type"] == "play"))
+        state = run(state, seat, next(m for m in E.legal_moves(state, seat) if m["type"] == "play_card"))
     assert E.to_move(state) == [state.tricks[0].winner]
 
 
@@ -291,7 +291,7 @@ def test_KL25_engine_rejects_illegal_and_malformed_cards() -> None:
     state = moves(state, (1, bid("play")), (1, play("AS")))  # proposed suit from dealer's last card
     assert rejected(state, 2, play("AS")).code == "not_in_hand"
     assert rejected(state, 2, play("ZZ")).rule == "KL-25"
-    assert rejected(state, 2, {"type": "play"}).rule == "KL-25"
+    assert rejected(state, 2, {"type": "play_card"}).rule == "KL-25"
     assert rejected(state, 2, {"type": "jump"}).code == "unknown_move"
     assert rejected(state, 2, "nonsense").code == "malformed_move"
 
@@ -327,7 +327,7 @@ def test_KL29_roem_only_in_first_trick_at_own_turn_once() -> None:
     assert not any(m["type"] == "declare_roem" for m in E.legal_moves(state, 1))
     state = run(state, 1, play("9C"))
     for seat in (2, 3, 0):
-        state = run(state, seat, next(m for m in E.legal_moves(state, seat) if m["type"] == "play"))
+        state = run(state, seat, next(m for m in E.legal_moves(state, seat) if m["type"] == "play_card"))
     late = {"type": "declare_roem", "melds": [{"type": "run3", "cards": ["AD", "KD", "QD"]}]}
     leader = E.to_move(state)[0]
     assert rejected(state, leader, late).rule == "KL-29"
@@ -337,7 +337,7 @@ def test_KL29_undeclared_roem_is_lost() -> None:
     state = dealt(4, {1: ["AS", "KS", "QS", "JS", "10S", "9D"]})
     state = moves(state, (1, bid("play")), (1, play("9D")))
     for seat in (2, 3, 0):
-        state = run(state, seat, next(m for m in E.legal_moves(state, seat) if m["type"] == "play"))
+        state = run(state, seat, next(m for m in E.legal_moves(state, seat) if m["type"] == "play_card"))
     assert state.roem_settled and state.roem_scored == [0, 0]
 
 
