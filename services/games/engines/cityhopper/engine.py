@@ -59,7 +59,7 @@ class CityHopperEngine(Engine[State]):
     # --- the game --------------------------------------------------------------------------
     def initial_state(self, config: GameConfig) -> State:
         opts = self.normalize_options(config.num_players, config.options)
-        money = int(opts["startingMoney"])
+        money = int(opts["starting_money"])
         return State(
             num_players=config.num_players,
             starting_money=money,
