@@ -127,7 +127,7 @@ class RoparunEngine(Engine[RoparunState]):
                 },
                 {
                     "type": "object",
-                    "description": "K or A: enter off-route pawns (RR-25), pawns in order c1, c2, r, car",
+                    "description": "K or A: enter off-route pawns (RR-25), pawns in any order",
                     "properties": {"enter": {"type": "array", "items": entry, "minItems": 1, "maxItems": 4}},
                     "required": ["enter"],
                     "additionalProperties": False,

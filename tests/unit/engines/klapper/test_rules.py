@@ -551,3 +551,17 @@ def test_KL48_six_players_alternating_teams_four_cards_partner_roem() -> None:
 
 def test_all_cards_named_once() -> None:
     assert len(set(NAMES)) == 24 and best_total([], H) == 0
+
+
+def test_KL29_KL33_melds_and_their_cards_may_be_listed_in_any_order() -> None:
+    """KL-29, KL-33: a roem declaration is a set of melds, each a set of cards; no listed order is
+    refused, and every order scores the same total."""
+    state = dealt(4, {1: ["AH", "KH", "QH", "JH", "9D", "9C"], 0: ["AS", "10S", "9S", "10D", "JD", "9H"]})
+    state = run(state, 1, bid("play"))
+    run4 = {"type": "run4", "cards": ["AH", "KH", "QH", "JH"]}
+    stuk = {"type": "stuk", "cards": ["KH", "QH"]}
+    totals = set()
+    for melds in ([run4, stuk], [stuk, run4],
+                  [{"type": "run4", "cards": ["JH", "QH", "AH", "KH"]}, {"type": "stuk", "cards": ["QH", "KH"]}]):
+        totals.add(E.decide(state, 1, {"type": "declare_roem", "melds": melds})[0]["total"])
+    assert totals == {70}

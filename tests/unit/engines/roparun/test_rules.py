@@ -280,15 +280,31 @@ def test_RR24_R23_finish_pawns_cannot_be_swapped() -> None:
 
 
 def test_RR25_entry_rules() -> None:
-    """RR-25, R5, R6: off-route pawns only, distinct free own slots, any subset, canonical order."""
+    """RR-25, R5, R6: off-route pawns only, distinct free own slots, any subset."""
     state = position(pawns={RED: {"c1": "off", "r": 20, "c2": 30}}, hands={RED: ["KH"]})
     rejected(state, RED, enter("KH", ("r", 0)), "RR-25")
     rejected(state, RED, enter("KH", ("c1", 1), ("car", 1)), "RR-25")
-    rejected(state, RED, enter("KH", ("car", 0), ("c1", 1)), "RR-25")  # list order c1, c2, r, car
+    rejected(state, RED, enter("KH", ("car", 1), ("c1", 1)), "RR-25")
     rejected(state, RED, enter("KH", ("c1", 4)), "RR-25")
     rejected(state, RED, play("KH", enter=[]), "RR-25")
     after, _ = apply(state, RED, enter("KH", ("c1", 1), ("car", 0)))
     assert (where(after, RED, "c1"), where(after, RED, "car")) == (1, 0)
+
+
+def test_RR25_an_entry_is_a_set_of_pawns_in_any_order() -> None:
+    """RR-25: "choose one or more own off-route pawns": the pawns of an entry may be listed in any
+    order, and every order decides the same events as the canonical one (c1, c2, r, car)."""
+    state = position(pawns={RED: {"c1": "off", "c2": "off", "r": "off"}}, hands={RED: ["KH"]})
+    canonical = ENGINE.decide(state, RED, enter("KH", ("c1", 1), ("c2", 2), ("r", 3), ("car", 0)))
+    for order in (
+        enter("KH", ("car", 0), ("c1", 1)),
+        enter("KH", ("car", 0), ("r", 3), ("c2", 2), ("c1", 1)),
+        enter("KH", ("r", 3), ("c1", 1), ("car", 0), ("c2", 2)),
+    ):
+        listed = ENGINE.decide(state, RED, order)
+        entries = sorted(order["action"]["enter"], key=lambda e: ["c1", "c2", "r", "car"].index(e["pawn"]))
+        assert listed == ENGINE.decide(state, RED, enter("KH", *[(e["pawn"], e["slot"]) for e in entries]))
+    assert ENGINE.decide(state, RED, enter("KH", ("car", 0), ("r", 3), ("c2", 2), ("c1", 1))) == canonical
 
 
 def test_RR26_RR28_B4_entry_captures_and_captured_pawns_go_to_their_box() -> None:
