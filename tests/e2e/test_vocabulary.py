@@ -102,7 +102,7 @@ def test_move_types_are_imperative_snake_case_and_options_and_moves_have_snake_c
             if not SNAKE.match(doc.type):
                 bad.append(f"{engine.game_type}: move {doc.type}")
             bad += [f"{engine.game_type}: {k}" for k in schema_properties(
-                {"properties": doc.params} if "type" not in doc.params else doc.params, f"move {doc.type}")]
+                doc.params if set(doc.params) & {"type", "oneOf", "anyOf", "properties"} else {"properties": doc.params}, f"move {doc.type}")]
             bad += [f"{engine.game_type}: {k}" for k in camel_keys(doc.example, f"move {doc.type} example")]
         bad += [f"{engine.game_type}: {k}" for k in schema_properties(engine.options_schema(), "options")]
         for config in engine.variants():
@@ -125,7 +125,27 @@ def test_legal_moves_and_views_have_snake_case_fields() -> None:
             bad.update(f"{engine.game_type}: {k}" for k in camel_keys(engine.legal_moves(state, seat), "legal"))
             for move in engine.legal_moves(state, seat):
                 assert SNAKE.match(move["type"]), move
+                if "card" in move:  # the notation documented in GET /v1/game-types
+                    assert re.match(engine.card_notation["pattern"], move["card"]), (engine.game_type, move)
     assert not bad, "\n".join(sorted(bad))
+
+
+def test_every_game_type_documents_its_card_notation_one_per_family() -> None:
+    by_family: dict[str, set[str]] = {}
+    for engine in default_registry("").all():
+        notation = engine.card_notation
+        assert notation["description"] and notation["examples"], engine.game_type
+        assert all(re.match(notation["pattern"], x) for x in notation["examples"] if x[0].isupper() or "-" in x)
+        by_family.setdefault(notation["family"], set()).add(notation["description"].split(":")[0])
+    assert all(len(forms) == 1 for forms in by_family.values()), by_family  # one notation per family
+
+
+def test_move_type_rule_putting_a_card_on_the_table_is_play_card_everywhere() -> None:
+    for engine in default_registry("").all():
+        types = {doc.type for doc in engine.moves()}
+        assert "play" not in types, engine.game_type
+        if engine.game_type != "cityhopper":
+            assert "play_card" in types, engine.game_type
 
 
 def test_service_messages_are_past_tense_pascal() -> None:

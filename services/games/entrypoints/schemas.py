@@ -208,7 +208,12 @@ class GameTypeSchema(ma.Schema):
     id = ma.fields.String()
     title = ma.fields.String()
     spec = ma.fields.String()
-    player_counts = ma.fields.List(ma.fields.Integer())
+    player_counts = ma.fields.List(ma.fields.Integer(), metadata={"description": "allowed num_players"})
+    card_notation = ma.fields.Dict(metadata={
+        "description": "how this game writes cards in moves, views and events: family, description, pattern,"
+        " examples (one notation per family: french for Klapper, HopPaa, ROPARUN)",
+        "example": {"family": "animal", "description": "animal, hyphen, rank 1-13", "examples": ["horse-13"]},
+    })
     options_schema = ma.fields.Dict()
     variants = ma.fields.List(ma.fields.Dict())
     moves = ma.fields.List(ma.fields.Dict())

@@ -96,6 +96,7 @@ class GamesService:
                 "title": e.title,
                 "spec": e.spec,
                 "player_counts": list(e.player_counts),
+                "card_notation": dict(e.card_notation),
                 "options_schema": e.options_schema(),
                 "variants": [
                     {"num_players": v.num_players, "options": dict(v.options)} for v in e.variants()

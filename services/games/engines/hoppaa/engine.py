@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from services.games.engines.base import (
     ChanceRequest,
@@ -33,6 +33,15 @@ class HopPaaEngine(Engine[HopPaaState]):
     title = "HopPaa"
     player_counts = table_options.PLAYER_COUNTS
     spec = "rules/hoppaa.md"
+    card_notation: ClassVar[dict[str, Any]] = {
+        "family": "french",
+        "description": (
+            "rank then suit letter, no separator: ranks A 2 3 4 5 6 7 8 9 10 (low to high; no "
+            "diamonds with 3 players); suits S (spades), H (hearts), D (diamonds), C (clubs)"
+        ),
+        "pattern": "^(A|[2-9]|10)[SHDC]$",
+        "examples": ["AS", "10S", "4D"],
+    }
     everything_public_after_end = False  # HP-R21: discards and the 2-player reserve are never shown, also after the end
 
     # --- configuration ---------------------------------------------------------------------

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from services.games.engines.base import (
     CHANCE_EVENT,
@@ -30,6 +30,12 @@ class PaardenkoppenEngine(Engine[PKState]):
     title = "Paardenkoppen"
     player_counts = options.PLAYER_COUNTS
     spec = "rules/paardenkoppen.md"
+    card_notation: ClassVar[dict[str, Any]] = {
+        "family": "animal",
+        "description": "animal, hyphen, rank 1-13: animals horse, cow, pig, goat",
+        "pattern": "^(horse|cow|pig|goat)-(1[0-3]|[1-9])$",
+        "examples": ["horse-13", "goat-10", "pig-6"],
+    }
     everything_public_after_end = False  # R12: hands left at round end are not revealed, also after the end
 
     # --- configuration -------------------------------------------------------------------

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from services.games.engines.base import (
     CHANCE_EVENT,
@@ -64,6 +64,15 @@ class RoparunEngine(Engine[RoparunState]):
     title = "ROPARUN the Game"
     player_counts = (2, 3, 4)
     spec = "rules/roparun.md"
+    card_notation: ClassVar[dict[str, Any]] = {
+        "family": "french",
+        "description": (
+            "rank then suit letter, no separator: ranks A 2 3 4 5 6 7 8 9 10 J Q K (no spades "
+            "with 3 players); suits S (spades), H (hearts), D (diamonds), C (clubs)"
+        ),
+        "pattern": "^(A|[2-9]|10|J|Q|K)[SHDC]$",
+        "examples": ["AS", "10H", "KD"],
+    }
     everything_public_after_end = False  # RR-13 / R29: face-down discards are never revealed; stock order nobody, also after the end
 
     # --- configuration -------------------------------------------------------------------
