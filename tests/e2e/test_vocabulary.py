@@ -12,6 +12,7 @@ finds one naming style.
 from __future__ import annotations
 
 import importlib
+import json
 import re
 from collections.abc import Iterator
 from http import HTTPStatus
@@ -217,3 +218,7 @@ def test_every_openapi_property_and_parameter_is_snake_case(service: str, databa
     spec = app.test_client().get("/openapi.json").get_json()
     bad = [name for name in openapi_names(spec) if name]
     assert not bad, "\n".join(bad)
+    # one player-count vocabulary: num_players (a game's count), player_counts (allowed counts)
+    counts = {m for m in re.findall(r'"([a-z_]*(?:player|seat)[a-z_]*(?:count|num|number)[a-z_]*|n_players|num_seats)"',
+                                    json.dumps(spec))}
+    assert counts <= {"player_counts"}, counts
