@@ -36,7 +36,7 @@ def round_opening(state: PKState, round_no: int, dealer: int, start_player: int)
 
 
 def after_round(state: PKState) -> list[Event]:
-    """Events after ``round_ended`` has been folded into ``state`` (PK-20, PK-21, PK-23)."""
+    """Events after ``RoundEnded`` has been folded into ``state`` (PK-20, PK-21, PK-23)."""
     options = state.options
     if options["end_mode"] == "fixed_rounds" and state.round_no >= options["rounds"]:
         tied = len(top_seats(state)) > 1

@@ -41,7 +41,7 @@ def apply(state: PKState, event: Event) -> PKState:
 
 def _game_created(s: PKState, e: Event) -> None:
     if s.phase != CHOOSING_START or s.round_no:
-        raise BadEvent("game_created comes first")
+        raise BadEvent("GameConfigured comes first")
 
 
 def _choose_start(s: PKState, seat: int) -> None:
@@ -134,7 +134,7 @@ def _card_played(s: PKState, e: Event) -> None:
     seat = _int(e, "seat")
     card = parse_card(e.get("card"))
     if card is None or s.phase != PLAYING or card not in s.hands[seat]:
-        raise BadEvent("card_played does not fit the state")
+        raise BadEvent("CardPlayed does not fit the state")
     s.hands[seat] = tuple(c for c in s.hands[seat] if c != card)
     animal, rank = animal_of(card), rank_of(card)
     s.rows[animal] = (*s.rows[animal], rank)
@@ -175,7 +175,7 @@ def _round_ended(s: PKState, e: Event) -> None:
     seat = _int(e, "seat_out")
     payout = _int(e, "pot_payout")
     if not s.round_over or s.hands[seat]:
-        raise BadEvent("round_ended needs the seat that just played its last card (PK-18)")
+        raise BadEvent("RoundEnded needs the seat that just played its last card (PK-18)")
     s.balances[seat] += payout
     s.pot -= payout
     s.ledger.pot_payouts += payout
@@ -187,7 +187,7 @@ def _round_ended(s: PKState, e: Event) -> None:
 def _game_ended(s: PKState, e: Event) -> None:
     winners = e.get("winners")
     if not isinstance(winners, list):
-        raise BadEvent("game_ended needs winners")
+        raise BadEvent("GameEnded needs winners")
     s.phase = FINISHED
     s.current_seat = -1
     s.winners = [int(w) for w in winners]

@@ -390,7 +390,7 @@ class RoparunEngine(Engine[RoparunState]):
             card = event["card"]
             rank = rank_of(card)
             if rank is None:
-                raise ValueError(f"card_played with unknown card {card!r}")
+                raise ValueError(f"CardPlayed with unknown card {card!r}")
             play = parse_action(rank, event["action"], self._seven_max(s))
             result = resolve(s.board, s.pawns, seat, play)
             s.pawns = result.pawns
@@ -415,7 +415,7 @@ class RoparunEngine(Engine[RoparunState]):
                 s.current = None
         elif kind == "GameWon":
             if s.winner != event["seat"]:
-                raise ValueError("game_won does not match the finished team")
+                raise ValueError("GameWon does not match the finished team")
         elif kind == "TurnEnded":
             seat = event["seat"]
             s.discard_down.extend(s.hands[seat])
