@@ -222,3 +222,14 @@ def test_every_openapi_property_and_parameter_is_snake_case(service: str, databa
     counts = {m for m in re.findall(r'"([a-z_]*(?:player|seat)[a-z_]*(?:count|num|number)[a-z_]*|n_players|num_seats)"',
                                     json.dumps(spec))}
     assert counts <= {"player_counts"}, counts
+
+
+def test_the_proxy_answers_with_the_same_problem_types() -> None:
+    """deploy/nginx.conf's own problem+json answers use the catalog: listed type, its status and title."""
+    conf = (ROOT / "deploy" / "nginx.conf").read_text()
+    answers = re.findall(r"return (\d{3}) '(\{.*?\})'", conf)
+    assert answers
+    for status, body in answers:
+        problem = json.loads(body)
+        name = problem["type"].removeprefix("https://speltafel.example/problems/")
+        assert PROBLEM_TYPES[name][:2] == (int(status), problem["title"]) and problem["status"] == int(status)
