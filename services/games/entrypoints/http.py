@@ -17,7 +17,7 @@ from services.games.service_layer.handlers import GamesService
 from services.games.service_layer.players import PlayersService
 from shared.auth import bearer_token
 from shared.web.identity import player_key, request_identity
-from shared.web.problems import PROBLEM_TYPE_BASE, ApiProblem
+from shared.web.problems import ApiProblem, problem_type
 from shared.web.ratelimit import rate_limited
 
 players = Blueprint("players", __name__, url_prefix="/players", description="Players: registration, profiles, names and tokens")
@@ -192,7 +192,7 @@ def post_move(body: dict[str, Any], game_id: str) -> tuple[dict[str, Any], int, 
             409,
             "Conflict",
             exc.detail,
-            type_=PROBLEM_TYPE_BASE + "idempotency-in-flight",
+            type_=problem_type("idempotency-in-flight"),
             errors={"Idempotency-Key": [exc.detail]},
             headers={"Retry-After": str(exc.retry_after)},
             code="idempotency_in_flight",

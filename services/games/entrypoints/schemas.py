@@ -99,7 +99,9 @@ class SeatSchema(ma.Schema):
     display_name = ma.fields.String(allow_none=True, metadata={"example": "Anneke"})
 
 
-class GameSchema(ma.Schema):
+class GameSummarySchema(ma.Schema):
+    """A game in ``GET /v1/games``: the same fields, with the same names, as the game detail."""
+
     id = ma.fields.String()
     game_type = ma.fields.String()
     options = ma.fields.Dict()
@@ -109,8 +111,14 @@ class GameSchema(ma.Schema):
         metadata={"description": "number of events so far; send it as expected_version"}
     )
     seats = ma.fields.List(ma.fields.Nested(SeatSchema))
-    your_seat = ma.fields.Integer(allow_none=True)
     to_move = ma.fields.List(ma.fields.Integer())
+    outcome = ma.fields.Dict(allow_none=True, metadata={"description": "ranks and scores per seat and team"})
+
+
+class GameSchema(GameSummarySchema):
+    """``GET /v1/games/{id}``: the summary plus the caller's seat and view."""
+
+    your_seat = ma.fields.Integer(allow_none=True)
     waiting_for = ma.fields.Dict(
         allow_none=True,
         metadata={
@@ -118,14 +126,13 @@ class GameSchema(ma.Schema):
         },
     )
     view = ma.fields.Dict(allow_none=True, metadata={"description": "the game as the caller may see it"})
-    result = ma.fields.Dict(allow_none=True, metadata={"description": "ranks and scores per seat and team"})
     commitment = ma.fields.String(metadata={"description": "SHA-256 of the secret server seed"})
     revealed_seed = ma.fields.String(allow_none=True)
     status_now = ma.fields.String()
 
 
 class GameList(ma.Schema):
-    items = ma.fields.List(ma.fields.Dict())
+    items = ma.fields.List(ma.fields.Nested(GameSummarySchema))
     total = ma.fields.Integer()
     limit = ma.fields.Integer()
     offset = ma.fields.Integer()
@@ -201,7 +208,12 @@ class GameTypeSchema(ma.Schema):
     id = ma.fields.String()
     title = ma.fields.String()
     spec = ma.fields.String()
-    player_counts = ma.fields.List(ma.fields.Integer())
+    player_counts = ma.fields.List(ma.fields.Integer(), metadata={"description": "allowed num_players"})
+    card_notation = ma.fields.Dict(metadata={
+        "description": "how this game writes cards in moves, views and events: family, description, pattern,"
+        " examples (one notation per family: french for Klapper, HopPaa, ROPARUN)",
+        "example": {"family": "animal", "description": "animal, hyphen, rank 1-13", "examples": ["horse-13"]},
+    })
     options_schema = ma.fields.Dict()
     variants = ma.fields.List(ma.fields.Dict())
     moves = ma.fields.List(ma.fields.Dict())
