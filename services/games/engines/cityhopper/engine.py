@@ -45,6 +45,9 @@ class CityHopperEngine(Engine[State]):
     title: ClassVar[str] = "CityHopper"
     player_counts: ClassVar[tuple[int, ...]] = (2, 3, 4)
     spec: ClassVar[str] = "rules/cityhopper.md"
+    # 3.3: end cities not bought (CH-38) or played away (CH-43) and deck orders are never revealed, also
+    # after the end
+    everything_public_after_end = False
     card_notation: ClassVar[dict[str, Any]] = {
         "family": "cityhopper",
         "description": (
