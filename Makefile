@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test lint typecheck layers unit integration e2e migrate bench install clean
+.PHONY: run test lint typecheck layers unit integration e2e faults migrate bench install clean
 
 $(STAMP): pyproject.toml
 	@echo "speltafel: installing into $(VENV)" >&2
@@ -39,10 +39,20 @@ integration: $(STAMP)
 e2e: $(STAMP)
 	$(BIN)/pytest tests/e2e
 
+# the fault tier (tests/faults): its own PostgreSQL, Redis and the real stack, broken on purpose
+faults: $(STAMP)
+	$(BIN)/pytest tests/faults -s
+
 # migrate runs against DATABASE_URL (or the local default); the tests migrate their own fresh database
 test: $(STAMP) lint typecheck layers
 	$(BIN)/speltafel migrate
-	$(BIN)/pytest -n 2 --dist loadfile tests
+	@# the main tiers and the fault tier run side by side; both must pass
+	@log=$$(mktemp /tmp/speltafel-faults.XXXXXX); \
+	$(BIN)/pytest tests/faults -s > $$log 2>&1 & faults=$$!; \
+	$(BIN)/pytest -n 2 --dist loadfile tests --ignore=tests/faults; main=$$?; \
+	wait $$faults; rc=$$?; echo "--- the fault tier (tests/faults), log $$log:"; \
+	if [ $$rc -ne 0 ]; then tail -n 120 $$log; else grep -E 'faults: |passed|failed' $$log; fi; \
+	test $$main -eq 0 && test $$rc -eq 0
 
 bench: $(STAMP)
 	@$(BIN)/python -m bench.run

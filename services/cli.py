@@ -5,12 +5,65 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
 SERVICES = ("games", "matchmaking", "questions", "ratings")
 ROOT = Path(__file__).resolve().parents[1]
+# the commands that talk to PostgreSQL or Redis
+NEEDS_BACKENDS = {"migrate", "serve", "worker", "relay", "matchmaking", "ratings", "gateway"}
+
+
+def data_dir() -> Path:
+    """Where ``make run`` keeps embedded data, logs and the record of its backends."""
+    return Path(os.environ.get("SPELTAFEL_DATA_DIR") or ROOT / ".data")
+
+
+def package_version() -> str:
+    try:
+        return version("speltafel")
+    except PackageNotFoundError:  # run from a checkout that was never installed
+        return "unknown"
+
+
+@contextmanager
+def command_backends(command: str) -> Iterator[None]:
+    """Give a command the backends ``make run`` uses (see shared/backends.py ``for_command``) in
+    ``DATABASE_URL``/``REDIS_URL``, and say on stderr which they are unless they came from the
+    environment; embedded servers started for this command stop after it."""
+    if command not in NEEDS_BACKENDS or (os.environ.get("DATABASE_URL") and os.environ.get("REDIS_URL")):
+        yield
+        return
+    from shared.backends import for_command, redact
+
+    found, source = for_command(data_dir())
+    print(f"speltafel {command}: PostgreSQL {redact(found.database_url)}, Redis {redact(found.redis_url)} "
+          f"({source})", file=sys.stderr, flush=True)
+    for note in found.notes:
+        print(f"speltafel {command}: {note}", file=sys.stderr, flush=True)
+    saved = {k: os.environ.get(k) for k in ("DATABASE_URL", "REDIS_URL")}
+    os.environ.update(DATABASE_URL=found.database_url, REDIS_URL=found.redis_url)
+    try:
+        yield
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+        found.stop()
+
+
+def progress(iterable: Any, **kw: Any) -> Any:
+    """A progress bar on stderr (stdout keeps the JSON); silent when stderr is not a terminal."""
+    from tqdm import tqdm
+
+    return tqdm(iterable, file=sys.stderr, disable=None, leave=False, **kw)
 
 
 def migration_sets() -> list[Any]:
@@ -77,6 +130,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from shared.web.server import HttpServerSettings, serve
 
     settings = Settings.from_env()
+    for key, url in settings.service_url_env().items():  # a moved port reaches the callers
+        os.environ.setdefault(key, url)
     configure_logging(args.service, settings.log_level)  # JSON lines with the request id
     port = args.port or settings.ports[args.service]
     if args.workers != 1:
@@ -84,6 +139,20 @@ def cmd_serve(args: argparse.Namespace) -> int:
               file=sys.stderr)
     app = importlib.import_module(f"services.{args.service}.bootstrap").create_app(settings)
     serve(app, settings.host, port, HttpServerSettings.from_env())
+    return 0
+
+
+def cmd_gateway(args: argparse.Namespace) -> int:
+    """The one base URL of ``make run`` (``/games/...`` etc.) with the combined ``/openapi.json``."""
+    from services.gateway.app import create_gateway_app
+    from shared.config import Settings
+    from shared.web.observability import configure_logging
+    from shared.web.server import HttpServerSettings, serve
+
+    settings = Settings.from_env()
+    configure_logging("gateway", settings.log_level)
+    serve(create_gateway_app(settings.service_urls), settings.host, args.port or settings.index_port,
+          HttpServerSettings.from_env())
     return 0
 
 
@@ -96,7 +165,17 @@ def cmd_matchmaking_tick(args: argparse.Namespace) -> int:
 def cmd_run(args: argparse.Namespace) -> int:
     from services.launcher import launch
 
-    return launch(ROOT)
+    return launch(ROOT, data_dir())
+
+
+def verify_summary(path: str, report: dict[str, Any]) -> str:
+    lines = [f"{path}: game {report['game_id']}: {'OK' if report['ok'] else 'FAILED'}"]
+    for check in report["checks"]:
+        where = f" at event {check['first_failing_event']}" if check.get("first_failing_event") is not None else ""
+        detail = f": {check['detail']}" if check.get("detail") else ""
+        lines.append(f"  {check['status']:<5} {check['name']}{where}{detail}")
+    lines += [f"  note  {flag}" for flag in report.get("flags") or []]
+    return "\n".join(lines)
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
@@ -104,19 +183,31 @@ def cmd_verify(args: argparse.Namespace) -> int:
     from services.games.engines.registry import default_registry
 
     try:
-        document = json.loads(Path(args.file).read_text())
+        path = Path(args.file)
+        with path.open("rb") as handle, progress(None, total=path.stat().st_size, unit="B", unit_scale=True,
+                                                 desc="reading") as bar:
+            chunks = []
+            for chunk in iter(lambda: handle.read(1 << 20), b""):
+                chunks.append(chunk)
+                bar.update(len(chunk))
+        document = json.loads(b"".join(chunks))
     except (OSError, ValueError) as exc:
-        print(json.dumps({"ok": False, "error": f"cannot read {args.file}: {exc}"}))
+        failure = {"ok": False, "error": f"cannot read {args.file}: {exc}"}
+        print(json.dumps(failure) if args.json else f"{args.file}: cannot read it: {exc}")
         return 2
-    report = audit_export(document, default_registry())
-    print(json.dumps(report.as_dict(), indent=2))
-    return 0 if report.ok else 1
+    if not args.json and sys.stderr.isatty():
+        print(f"auditing {len(document.get('events') or [])} events ...", file=sys.stderr, flush=True)
+    report = audit_export(document, default_registry()).as_dict()
+    print(json.dumps(report, indent=2) if args.json else verify_summary(args.file, report))
+    return 0 if report["ok"] else 1
 
 
 def cmd_selfplay(args: argparse.Namespace) -> int:
+    import time
+
     from services.games.engines.base import GameConfig, InvalidOptions
     from services.games.engines.registry import UnknownGameType, default_registry
-    from services.games.service_layer.selfplay import selfplay
+    from services.games.service_layer.selfplay import SelfPlayReport, play_one
 
     registry = default_registry()
     try:
@@ -138,7 +229,15 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     results = []
     ok = True
     for config in configs:
-        report = selfplay(engine, config, args.games, args.seed)
+        # selfplay()'s loop, one game at a time so the bar moves (the same seeds, the same games)
+        report = SelfPlayReport()
+        provider = engine.selfplay_provider()
+        started = time.perf_counter()
+        label = f"{engine.game_type} {config.num_players}p"
+        for k in progress(range(args.games), desc=label, unit="game"):
+            play_one(engine, config, args.seed * 1_000_003 + k, report, check_every_event=True, provider=provider)
+        elapsed = time.perf_counter() - started
+        report.moves_per_s = round(report.moves / elapsed, 1) if elapsed > 0 else 0.0
         ok = ok and report.ok
         results.append({"game": engine.game_type, "num_players": config.num_players,
                         "options": dict(config.options), **report.as_dict()})
@@ -152,7 +251,8 @@ def cmd_ratings_rebuild(args: argparse.Namespace) -> int:
     from services.ratings.bootstrap import service_from_settings
 
     try:
-        report = service_from_settings().rebuild(dry_run=args.dry_run, only=args.pool or None)
+        report = service_from_settings().rebuild(dry_run=args.dry_run, only=args.pool or None,
+                                                 progress=lambda pools: progress(pools, desc="pools", unit="pool"))
     except psycopg.errors.UndefinedTable as exc:
         print(json.dumps({"error": f"{exc.diag.message_primary}; run `speltafel migrate` first"}))
         return 2
@@ -162,6 +262,7 @@ def cmd_ratings_rebuild(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="speltafel", description=__doc__)
+    parser.add_argument("--version", action="version", version=f"speltafel {package_version()}")
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("run", help="start everything (embedded PostgreSQL/Redis if none answers)").set_defaults(
         func=cmd_run)
@@ -176,6 +277,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--burst", action="store_true")
     p.set_defaults(func=cmd_worker)
     sub.add_parser("relay", help="move outbox rows onto RQ queues").set_defaults(func=cmd_relay)
+    p = sub.add_parser("gateway", help="serve every service under one base URL with the combined OpenAPI")
+    p.add_argument("--port", type=int)
+    p.set_defaults(func=cmd_gateway)
     p = sub.add_parser("matchmaking", help="matchmaking tasks")
     msub = p.add_subparsers(dest="task", required=True)
     t = msub.add_parser("tick", help="match waiting tickets periodically (their rating gap widens as they wait)")
@@ -184,6 +288,7 @@ def main(argv: list[str] | None = None) -> int:
     t.set_defaults(func=cmd_matchmaking_tick)
     p = sub.add_parser("verify", help="audit an exported game offline; non-zero exit on any failure")
     p.add_argument("file")
+    p.add_argument("--json", action="store_true", help="print the full report as JSON")
     p.set_defaults(func=cmd_verify)
     p = sub.add_parser("selfplay", help="random self-play with invariant and replay checks")
     p.add_argument("game")
@@ -199,7 +304,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--pool", action="append", help="only this pool (repeatable)")
     p.set_defaults(func=cmd_ratings_rebuild)
     args = parser.parse_args(argv)
-    result: int = args.func(args)
+    try:
+        with command_backends(args.command):
+            result: int = args.func(args)
+    except KeyboardInterrupt:  # Ctrl-C: stop quietly, no traceback
+        print(f"speltafel {args.command}: interrupted", file=sys.stderr)
+        return 130
     return result
 
 

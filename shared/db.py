@@ -9,9 +9,9 @@ from psycopg_pool import ConnectionPool
 
 
 def pool_timeout() -> float:
-    """Seconds a request waits for a connection (``DB_POOL_TIMEOUT``, default 2) before it is answered
+    """Seconds a request waits for a connection (``DB_POOL_TIMEOUT``, default 1.5) before it is answered
     503: a PostgreSQL that is down or overloaded must not hold a request for psycopg-pool's default 30 s."""
-    return float(os.environ.get("DB_POOL_TIMEOUT") or 2.0)
+    return float(os.environ.get("DB_POOL_TIMEOUT") or 1.5)
 
 
 def make_pool(conninfo: str, min_size: int = 1, max_size: int = 10, **kwargs: Any) -> ConnectionPool:

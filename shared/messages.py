@@ -25,7 +25,7 @@ ROUTES: dict[str, tuple[tuple[str, str], ...]] = {
     "CreateGameRequested": (("games", "services.games.entrypoints.jobs.handle_message"),),
     "GameCreatedForTable": (("matchmaking", "services.matchmaking.entrypoints.jobs.handle_message"),),
     "QuestionRequested": (("questions", "services.questions.entrypoints.jobs.handle_message"),),
-    "QuestionReady": (("games", "services.games.entrypoints.jobs.handle_message"),),
+    "QuestionDrawn": (("games", "services.games.entrypoints.jobs.handle_message"),),
     # identity (games service): names shown next to player ids in leaderboards, charts and standings
     "PlayerRegistered": (
         ("ratings", "services.ratings.entrypoints.jobs.handle_message"),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from flask import Flask
@@ -48,5 +49,7 @@ def create_app(settings: Settings | None = None, registry: Registry | None = Non
     app.extensions["player_directory"] = PlayerDirectory(infra.pool)
     app.extensions["players_service"] = PlayersService(app.extensions["player_directory"], UnitOfWork(infra.pool))
     app.extensions["subscribe"] = RedisNotifier(infra.redis).subscribe
+    # seconds between keep-alives on an idle live stream (also how soon a client that left is noticed)
+    app.config["STREAM_KEEPALIVE_SECONDS"] = float(os.environ.get("STREAM_KEEPALIVE_SECONDS") or 15)
 
     return app

@@ -7,6 +7,7 @@ from pathlib import Path
 from flask import Flask
 
 from services.matchmaking.adapters.http_clients import HttpGames, HttpRatings
+from services.matchmaking.adapters.notifications import RedisTicketNotifier
 from services.matchmaking.adapters.ports import GamesPort, RatingsPort
 from services.matchmaking.adapters.postgres import SCHEMA, UnitOfWork
 from services.matchmaking.entrypoints.http import BLUEPRINTS
@@ -35,7 +36,10 @@ Authenticate with `Authorization: Bearer <token>` (players from the games servic
 def build_service(
     infra: Infrastructure, ratings: RatingsPort | None = None, games: GamesPort | None = None
 ) -> MatchmakingService:
-    return MatchmakingService(UnitOfWork(infra.pool), ratings or HttpRatings(), games or HttpGames())
+    notifier = RedisTicketNotifier(infra.redis)
+    return MatchmakingService(
+        UnitOfWork(infra.pool, notifier.publish), ratings or HttpRatings(), games or HttpGames()
+    )
 
 
 def create_app(
@@ -53,5 +57,6 @@ def create_app(
     )
     app.extensions["matchmaking_service"] = build_service(infra, ratings, games)
     app.extensions["player_directory"] = PlayerDirectory(infra.pool)
+    app.extensions["subscribe_ticket"] = RedisTicketNotifier(infra.redis).subscribe
 
     return app

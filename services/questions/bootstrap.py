@@ -21,7 +21,7 @@ DESCRIPTION = """CityHopper's question and distance service: the 82 places, road
 maps, the organisers' question bank (versioned, content-hashed packs as JSON or CSV), and drawing and
 grading of questions in the six categories of the white die.
 
-Games ask for questions through the `questions` RQ queue (`QuestionRequested` -> `QuestionReady`), not
+Games ask for questions through the `questions` RQ queue (`QuestionRequested` -> `QuestionDrawn`), not
 over HTTP. Bank endpoints need the admin token (`Authorization: Bearer <ADMIN_TOKEN>`). Errors are
 `application/problem+json` (RFC 9457); validation errors name the field, a rejected pack lists every bad
 row in `rows`."""

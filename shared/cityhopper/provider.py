@@ -6,7 +6,7 @@ A game asks for a question with a ``QuestionRequested`` message whose body is::
      "category": 1..6 (the white die) or a category name (``grading.CATEGORIES``, any case),
      "yellow_city": place id | None, "selector": int (derived from the game's seed)}
 
-and gets back a ``QuestionReady`` body::
+and gets back a ``QuestionDrawn`` body::
 
     {"game_id", "request_no",
      "question": served question incl. "key", "reveal" and "pack" ({id, version, hash} or None),
@@ -35,7 +35,7 @@ from .questions import conceal, draw, game_selector
 from .roads import RoutingBackend
 
 REQUEST_TYPE = "QuestionRequested"
-REPLY_TYPE = "QuestionReady"
+REPLY_TYPE = "QuestionDrawn"
 
 
 class RequestError(CityHopperError):
@@ -118,7 +118,7 @@ def parse_request(body: object) -> QuestionRequest:
 def reply_body(
     request: QuestionRequest, question: Mapping[str, Any], generated: bool, reason: str
 ) -> dict[str, Any]:
-    """The ``QuestionReady`` body for a request and its (drawn or recorded) question."""
+    """The ``QuestionDrawn`` body for a request and its (drawn or recorded) question."""
     return {
         "game_id": request.game_id,
         "request_no": request.request_no,
@@ -135,7 +135,7 @@ def draw_for_request(
     *,
     question_id: str,
 ) -> dict[str, Any]:
-    """The ``QuestionReady`` body for a ``QuestionRequested`` body, drawn from ``bank_questions``
+    """The ``QuestionDrawn`` body for a ``QuestionRequested`` body, drawn from ``bank_questions``
     (served questions, e.g. ``QuestionPack.served()``) with ``questions.draw``.
 
     The draw uses ``questions.game_selector(selector)``, so a practice draw with the game's

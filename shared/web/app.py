@@ -31,11 +31,11 @@ from shared.web.hygiene import MAX_JSON_DEPTH, lone_surrogates, too_deep
 from shared.web.observability import Gauges, install_metrics
 from shared.web.problems import (
     PROBLEM_MEDIA_TYPE,
-    PROBLEM_TYPE_BASE,
     ApiProblem,
     from_api_problem,
     from_http_exception,
     problem_response,
+    problem_type,
 )
 
 log = logging.getLogger(__name__)
@@ -74,7 +74,7 @@ class ProblemSchema(ma.Schema):
         unknown = ma.INCLUDE  # documented without additionalProperties: false
 
     type = ma.fields.String(metadata={"example": "https://speltafel.example/problems/illegal-move"})
-    title = ma.fields.String(metadata={"example": "Illegal move"})
+    title = ma.fields.String(metadata={"example": "Unprocessable Content", "description": "the RFC 9110 status phrase"})
     status = ma.fields.Integer(metadata={"example": 422})
     detail = ma.fields.String(metadata={"example": "PK-12: the 5 of horses does not join a row"})
     errors = ma.fields.Dict(metadata={"description": "per-field messages for validation failures"})
@@ -336,16 +336,16 @@ def create_service_app(
                 400,
                 "Bad Request",
                 f"the JSON body nests arrays/objects deeper than {MAX_JSON_DEPTH} levels",
-                PROBLEM_TYPE_BASE + "bad-request",
+                problem_type("bad-request"),
                 errors={"body": [f"nested deeper than {MAX_JSON_DEPTH} levels"]},
             )
         bad = lone_surrogates(raw)
         if bad:
             return problem_response(
                 422,
-                "Unprocessable Entity",
+                "Unprocessable Content",
                 "a string holds a lone UTF-16 surrogate (\\ud800-\\udfff without its pair), which is not text",
-                PROBLEM_TYPE_BASE + "unprocessable-entity",
+                problem_type("validation-failed"),
                 errors={field: ["contains a lone UTF-16 surrogate"] for field in bad},
             )
         return None
@@ -364,7 +364,7 @@ def create_service_app(
                 415,
                 "Unsupported Media Type",
                 "the request has a body but no Content-Type header; send the body as application/json",
-                PROBLEM_TYPE_BASE + "unsupported-media-type",
+                problem_type("unsupported-media-type"),
                 errors={"Content-Type": ["missing; expected application/json"]},
             )
         if not request.is_json:
@@ -372,7 +372,7 @@ def create_service_app(
                 415,
                 "Unsupported Media Type",
                 f"Content-Type {request.mimetype} is not accepted here; send the body as application/json",
-                PROBLEM_TYPE_BASE + "unsupported-media-type",
+                problem_type("unsupported-media-type"),
                 errors={"Content-Type": [f"{request.mimetype} is not application/json"]},
             )
         try:
@@ -382,7 +382,7 @@ def create_service_app(
                 400,
                 "Bad Request",
                 f"the body is not valid JSON: {exc}",
-                PROBLEM_TYPE_BASE + "bad-request",
+                problem_type("bad-request"),
                 errors={"body": [f"not valid JSON: {exc}"]},
             )
         return None
@@ -400,7 +400,7 @@ def create_service_app(
             exc.status,
             exc.title,
             exc.detail,
-            PROBLEM_TYPE_BASE + type(exc).__name__.lower(),
+            problem_type(exc.problem),
             exc.problem_errors(),
             headers,
             **exc.problem_extra(),
@@ -421,7 +421,7 @@ def create_service_app(
                 503,
                 "Service Unavailable",
                 f"{backend} does not answer; retry in {RETRY_AFTER_SECONDS} s (GET /readyz says which backend is down)",
-                PROBLEM_TYPE_BASE + "service-unavailable",
+                problem_type("service-unavailable"),
                 headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
                 backend=backend,
             )

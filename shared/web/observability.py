@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import logging
+import os
 import re
 import sys
 import time
 import uuid
 from collections.abc import Callable
+from pathlib import Path
 
 from flask import Flask, Response, g, request
 from prometheus_client import (
@@ -33,18 +35,25 @@ class _RequestIdFilter(logging.Filter):
 
 
 def configure_logging(service: str, level: str = "INFO") -> None:
-    """One JSON line per record on stderr, each with the service name and request id."""
-    handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(
-        JsonFormatter(
-            "%(asctime)s %(levelname)s %(name)s %(message)s %(request_id)s",
-            rename_fields={"levelname": "level", "asctime": "time"},
-            static_fields={"service": service},
-        )
+    """One JSON line per record, each with the service name and request id: on stderr, or with
+    ``LOG_DIR`` set (``make run`` sets ``.data/logs``) into ``LOG_DIR/<service>.log`` while stderr
+    shows only warnings and errors."""
+    formatter = JsonFormatter(
+        "%(asctime)s %(levelname)s %(name)s %(message)s %(request_id)s",
+        rename_fields={"levelname": "level", "asctime": "time"},
+        static_fields={"service": service},
     )
-    handler.addFilter(_RequestIdFilter())
+    handlers: list[logging.Handler] = [logging.StreamHandler(sys.stderr)]
+    log_dir = os.environ.get("LOG_DIR")
+    if log_dir:
+        Path(log_dir).mkdir(parents=True, exist_ok=True)
+        handlers[0].setLevel(max(logging.WARNING, logging.getLevelNamesMapping().get(level.upper(), logging.INFO)))
+        handlers.append(logging.FileHandler(Path(log_dir) / f"{service}.log", encoding="utf-8"))
+    for handler in handlers:
+        handler.setFormatter(formatter)
+        handler.addFilter(_RequestIdFilter())
     root = logging.getLogger()
-    root.handlers[:] = [handler]
+    root.handlers[:] = handlers
     root.setLevel(level)
 
 

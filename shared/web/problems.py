@@ -6,9 +6,11 @@ from typing import Any
 
 from flask import Response, json
 from werkzeug.exceptions import HTTPException
-from werkzeug.http import HTTP_STATUS_CODES
 
-PROBLEM_TYPE_BASE = "https://speltafel.example/problems/"
+from shared.errors import PROBLEM_TYPE_BASE, problem_for_status, problem_type, status_phrase
+
+__all__ = ["PROBLEM_TYPE_BASE", "ApiProblem", "from_api_problem", "from_http_exception", "problem_response",
+           "problem_type"]
 PROBLEM_MEDIA_TYPE = "application/problem+json"
 
 
@@ -34,7 +36,7 @@ class ApiProblem(Exception):
         self.status = status
         self.title = title
         self.detail = detail
-        self.type = type_ or (PROBLEM_TYPE_BASE + title.lower().replace(" ", "-"))
+        self.type = type_ or problem_type(problem_for_status(status))
         self.errors = errors
         self.headers = headers or {}
         self.extra = extra
@@ -49,9 +51,11 @@ def problem_response(
     headers: dict[str, str] | None = None,
     **extra: Any,
 ) -> Response:
+    """``type_`` is a URI from ``problem_type`` (default: the generic type of the status); the title is
+    always the RFC 9110 phrase of the status (shared.errors.PROBLEM_TYPES lists every type)."""
     body: dict[str, Any] = {
-        "type": type_ or "about:blank",
-        "title": title,
+        "type": type_ or problem_type(problem_for_status(status)),
+        "title": status_phrase(status),
         "status": status,
     }
     if detail:
@@ -82,12 +86,11 @@ def from_http_exception(exc: HTTPException) -> Response:
     detail = data.get("message") or exc.description
     if errors and status == 422:
         detail = "The request does not match the schema: see errors."
-    title = HTTP_STATUS_CODES.get(status, "Error")
     return problem_response(
         status,
-        title,
+        status_phrase(status),
         detail,
-        PROBLEM_TYPE_BASE + title.lower().replace(" ", "-"),
+        problem_type(problem_for_status(status)),
         _flatten_locations(errors),
         headers,
     )

@@ -22,7 +22,7 @@ from limits.storage import storage_from_string
 from limits.strategies import MovingWindowRateLimiter
 
 from shared.config import RateLimits
-from shared.web.problems import PROBLEM_TYPE_BASE, ApiProblem
+from shared.web.problems import ApiProblem, problem_type
 
 log = logging.getLogger(__name__)
 F = TypeVar("F", bound=Callable[..., Any])
@@ -64,7 +64,7 @@ class Limiter:
                 429,
                 "Too Many Requests",
                 f"more than {item} for {kind.replace('_', ' ')}; retry in {retry} s",
-                type_=PROBLEM_TYPE_BASE + "too-many-requests",
+                type_=problem_type("too-many-requests"),
                 headers={"Retry-After": str(retry)},
                 code="rate_limited",
                 limit=str(item),

@@ -21,7 +21,8 @@ from waitress.channel import HTTPChannel
 from waitress.server import create_server
 from waitress.task import ErrorTask
 
-from shared.web.problems import PROBLEM_MEDIA_TYPE, PROBLEM_TYPE_BASE
+from shared.errors import problem_for_status, problem_type, status_phrase
+from shared.web.problems import PROBLEM_MEDIA_TYPE
 
 
 @dataclass(frozen=True)
@@ -53,10 +54,10 @@ class ProblemErrorTask(ErrorTask):
 
     def execute(self) -> None:
         error = self.request.error
-        title = str(error.reason)
+        title = status_phrase(int(error.code))
         body = json.dumps(
             {
-                "type": PROBLEM_TYPE_BASE + title.lower().replace(" ", "-"),
+                "type": problem_type(problem_for_status(int(error.code))),
                 "title": title,
                 "status": int(error.code),
                 "detail": str(error.body),

@@ -96,6 +96,6 @@ def test_whole_game_over_http_never_leaks_hands(games_url: str, game_type: str, 
         assert answer.status_code == 201, answer.text
     final = admin.get(f"/v1/games/{game_id}").json()
     assert final["status"] == "finished", "the game reached its end"
-    assert sorted(final["result"]["ranks"])[0] == 1
+    assert sorted(final["outcome"]["ranks"])[0] == 1
     audit = requests.get(f"{games_url}/v1/games/{game_id}/audit", timeout=60).json()
     assert audit["ok"], audit

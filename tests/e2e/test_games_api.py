@@ -57,8 +57,8 @@ def test_whole_game_through_every_endpoint(games_url: str, database_url: str) ->
     answers = play_to_end(game_id, clients)
     assert answers[-1]["status"] == "finished"
     final = clients[0].get(f"/v1/games/{game_id}").json()
-    assert final["result"]["ranks"] and final["revealed_seed"]
-    assert sorted(final["result"]["ranks"])[0] == 1
+    assert final["outcome"]["ranks"] and final["revealed_seed"]
+    assert sorted(final["outcome"]["ranks"])[0] == 1
     mid = clients[0].get(f"/v1/games/{game_id}/state", params={"version": 5}).json()
     assert mid["version"] == 5
     export = clients[0].get(f"/v1/games/{game_id}/export").json()
@@ -72,7 +72,7 @@ def test_whole_game_through_every_endpoint(games_url: str, database_url: str) ->
         ).fetchall()
     assert sorted(q for q, _ in rows) == ["matchmaking", "ratings"]  # GameFinished for ratings and leagues
     body = rows[0][1]["body"]
-    assert rows[0][1]["type"] == "GameFinished" and body["outcome"] == final["result"]
+    assert rows[0][1]["type"] == "GameFinished" and body["outcome"] == final["outcome"]
     assert body["players"] == [c.player_id for c in clients]
 
 
@@ -225,7 +225,7 @@ def test_resign_and_abort_end_games_that_still_audit(games_url: str) -> None:
     r = clients[1].post(f"/v1/games/{game_id}/resign")
     assert r.status_code == 200, r.text
     game = r.json()
-    assert game["status"] == "finished" and game["result"]["ranks"] == [1, 2, 1]
+    assert game["status"] == "finished" and game["outcome"]["ranks"] == [1, 2, 1]
     assert clients[0].post(f"/v1/games/{game_id}/resign").status_code == 409
     assert clients[0].get(f"/v1/games/{game_id}/audit").json()["ok"]
 

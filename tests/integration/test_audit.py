@@ -68,8 +68,33 @@ def failing(report: dict[str, Any]) -> dict[str, int | None]:
 def verify_file(tmp_path: Path, document: dict[str, Any], capsys: pytest.CaptureFixture[str]) -> tuple[int, dict[str, Any]]:
     path = tmp_path / "game.json"
     path.write_text(json.dumps(document))
-    code = cli_main(["verify", str(path)])
+    code = cli_main(["verify", "--json", str(path)])
     return code, json.loads(capsys.readouterr().out)
+
+
+def test_verify_prints_a_human_summary_unless_asked_for_json(service, database_url, tmp_path, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Issue 15 item 8: a person reading the terminal gets one line per check; `--json` the report."""
+    monkeypatch.setenv("SPELTAFEL_EXTRA_ENGINES", "tests.support.diceduel:DiceDuel")
+    game_id = finished_game(service, players(database_url, 2))
+    export = service.export(game_id)
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(export))
+    assert cli_main(["verify", str(path)]) == 0
+    summary = capsys.readouterr().out
+    assert summary.splitlines()[0] == f"{path}: game {game_id}: OK"
+    assert "pass  hash_chain" in summary and "pass  final_state" in summary
+    with pytest.raises(ValueError):
+        json.loads(summary)
+    export["events"][3]["metadata"] = {**export["events"][3]["metadata"], "actor": "mallory"}
+    path.write_text(json.dumps(export))
+    assert cli_main(["verify", str(path)]) == 1
+    summary = capsys.readouterr().out
+    assert "FAILED" in summary.splitlines()[0] and "fail  hash_chain at event 4" in summary, summary
+    assert cli_main(["verify", "--json", str(path)]) == 1
+    chain = json.loads(capsys.readouterr().out)["checks"][0]
+    assert (chain["name"], chain["status"], chain["first_failing_event"]) == ("hash_chain", "fail", 4)
+    assert cli_main(["verify", str(tmp_path / "missing.json")]) == 2
+    assert "cannot read" in capsys.readouterr().out
 
 
 def test_honest_game_passes_audit_and_offline_verifier(service, database_url, tmp_path, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]

@@ -130,12 +130,15 @@ class GamesRepository:
     def views(
         self, game_id: str, viewer: int, after: int, until: int | None = None, limit: int = 1000
     ) -> list[dict[str, Any]]:
+        """A viewer's redacted copies; ``recorded_at`` is the original event's (as in the admin log)."""
         rows = self.conn.execute(
-            "SELECT version, type, payload FROM games.event_views WHERE game_id = %s AND viewer = %s"
-            " AND version > %s AND version <= %s ORDER BY version LIMIT %s",
+            "SELECT v.version, v.type, v.payload, e.metadata->>'recorded_at' FROM games.event_views v"
+            " LEFT JOIN games.events e ON e.stream_id = v.game_id::text AND e.version = v.version"
+            " WHERE v.game_id = %s AND v.viewer = %s AND v.version > %s AND v.version <= %s"
+            " ORDER BY v.version LIMIT %s",
             (game_id, viewer, after, until if until is not None else 2**31 - 1, limit),
         ).fetchall()
-        return [{"version": r[0], "type": r[1], "payload": r[2]} for r in rows]
+        return [{"version": r[0], "type": r[1], "payload": r[2], "recorded_at": r[3]} for r in rows]
 
     # -- idempotency -------------------------------------------------------------------
     def lock_idempotency_key(self, player_id: str, key: str, wait_seconds: float) -> None:

@@ -155,6 +155,9 @@ class Engine(ABC, Generic[S]):
     title: ClassVar[str]
     player_counts: ClassVar[tuple[int, ...]]
     spec: ClassVar[str] = ""  # e.g. "rules/paardenkoppen.md"
+    # how cards are written in moves, views and events (``GET /v1/game-types`` ``card_notation``):
+    # family, description and examples; one notation per family (issue 15.3)
+    card_notation: ClassVar[Mapping[str, Any]] = {}
 
     # --- configuration -------------------------------------------------------------------
     @abstractmethod

@@ -17,7 +17,7 @@ from services.games.service_layer.handlers import GamesService
 from services.games.service_layer.players import PlayersService
 from shared.auth import bearer_token
 from shared.web.identity import player_key, request_identity
-from shared.web.problems import PROBLEM_TYPE_BASE, ApiProblem
+from shared.web.problems import ApiProblem, problem_type
 from shared.web.ratelimit import rate_limited
 
 players = Blueprint("players", __name__, url_prefix="/players", description="Players: registration, profiles, names and tokens")
@@ -193,7 +193,7 @@ def post_move(body: dict[str, Any], game_id: str) -> tuple[dict[str, Any], int, 
             409,
             "Conflict",
             exc.detail,
-            type_=PROBLEM_TYPE_BASE + "idempotency-in-flight",
+            type_=problem_type("idempotency-in-flight"),
             errors={"Idempotency-Key": [exc.detail]},
             headers={"Retry-After": str(exc.retry_after)},
             code="idempotency_in_flight",
@@ -210,54 +210,101 @@ def get_events(args: dict[str, Any], game_id: str) -> dict[str, Any]:
     return service().events(game_id, identity(), args["after"], args["limit"])
 
 
+SSE_TYPE, NDJSON_TYPE = "text/event-stream", "application/x-ndjson"
+STREAM_TYPES = (SSE_TYPE, NDJSON_TYPE)  # the first is the default for */*
+ENDED = {"finished", "aborted"}
+STREAM_DOC = (
+    "The caller's events, redacted by the game's rules, as they are recorded; the same items as "
+    "`GET .../events` (`{version, type, payload, recorded_at}`). Pick the media type with `Accept`:\n\n"
+    "* `text/event-stream` (Server-Sent Events; also for `*/*` or no Accept): per event `id` is its "
+    "version, `event` its type and `data` the whole item as JSON (`{version, type, payload, recorded_at}`, "
+    "not only the payload). Resume with `Last-Event-ID` (or `?after=N`). Comments (`: keepalive`) keep "
+    "the connection open; a last `end` event (`data: {\"status\": ...}`) follows the game's final event "
+    "at once.\n"
+    "* `application/x-ndjson` (newline-delimited JSON, as Lichess streams): one item per line; empty "
+    "lines are keep-alives (skip them). Resume with `?after=N` (the last version you read). The server "
+    "closes the stream right after the game's final event (GameFinished or GameAborted).\n\n"
+    "Either stream also closes after `timeout` seconds; reconnect with the last version to go on."
+)
+
+
 @games.route("/<game_id>/events/stream")
 @games.arguments(s.StreamQuery, location="query")
 @games.doc(
     security=AUTH,
     responses={
         "200": {
-            "description": "Server-Sent Events: `id` is the event version, `event` its type, "
-            "`data` the (redacted) JSON payload. Resume with Last-Event-ID.",
-            "content": {"text/event-stream": {"schema": {"type": "string"}}},
-        }
+            "description": STREAM_DOC,
+            "content": {
+                SSE_TYPE: {
+                    "schema": {"type": "string"},
+                    "example": 'id: 7\nevent: MoveMade\ndata: {"version": 7, "type": "MoveMade", '
+                    '"payload": {"seat": 0}, "recorded_at": "2026-05-01T20:15:00.000000+00:00"}\n\n',
+                },
+                NDJSON_TYPE: {"schema": s.EventItem},
+            },
+        },
+        "406": {"description": "`Accept` names neither text/event-stream nor application/x-ndjson"},
     },
 )
 def stream_events(args: dict[str, Any], game_id: str) -> Response:
-    """Live events for the caller, fanned out through Redis pub/sub (any instance can serve any stream)."""
+    """Live events for the caller, fanned out through Redis pub/sub (any instance can serve any stream).
+
+    One open stream holds one server thread until the game ends, `timeout` passes or the client
+    leaves (noticed at the next keep-alive at the latest)."""
+    media = request.accept_mimetypes.best_match(STREAM_TYPES) if request.accept_mimetypes else SSE_TYPE
+    if media is None:
+        raise ApiProblem(
+            406, "Not Acceptable", f"this stream is served as {' or '.join(STREAM_TYPES)} (set Accept)"
+        )
     who = identity()
     svc = service()
     header = request.headers.get("Last-Event-ID", "")
     last = int(header) if header.isdigit() else int(args.get("after") or 0)
     svc.events(game_id, who, last, 1)  # 404 before the stream starts
     subscribe: Callable[[str], Any] = current_app.extensions["subscribe"]
+    keepalive = float(current_app.config.get("STREAM_KEEPALIVE_SECONDS", 15.0))
     deadline = time.monotonic() + float(args["timeout"])
+    sse = media == SSE_TYPE
+
+    # subscribed before the first read, so no change can slip between; and before the answer starts,
+    # so Redis being down is a 503 with Retry-After, not a broken stream
+    listener = subscribe(game_id)
 
     def generate() -> Iterator[str]:
         nonlocal last
-        listener = subscribe(game_id)
         try:
-            yield "retry: 2000\n\n"
+            if sse:
+                yield "retry: 2000\n\n"
             while True:
                 page = svc.events(game_id, who, last, 500)
                 for item in page["events"]:
                     last = item["version"]
-                    yield f"id: {last}\nevent: {item['type']}\ndata: {json.dumps(item)}\n\n"
-                if page["status"] in {"finished", "aborted"} and not page["events"]:
-                    yield f"event: end\ndata: {json.dumps({'status': page['status']})}\n\n"
+                    if sse:
+                        yield f"id: {last}\nevent: {item['type']}\ndata: {json.dumps(item)}\n\n"
+                    else:
+                        yield json.dumps(item) + "\n"
+                if page["status"] in ENDED and last >= page["version"]:  # the final event is out
+                    if sse:
+                        yield f"event: end\ndata: {json.dumps({'status': page['status']})}\n\n"
                     return
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
                     return
-                if not listener.wait(min(15.0, remaining)):
-                    yield ": keepalive\n\n"
+                if not listener.wait(min(keepalive, remaining)):
+                    # also how a client that left is noticed: writing to its closed connection fails,
+                    # the server closes this generator and the finally below unsubscribes
+                    yield ": keepalive\n\n" if sse else "\n"
         finally:
             listener.close()
 
-    return Response(
+    response = Response(
         stream_with_context(generate()),
-        mimetype="text/event-stream",
-        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+        mimetype=media,
+        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no", "Vary": "Accept"},
     )
+    response.call_on_close(listener.close)  # also when the generator never started
+    return response
 
 
 @games.route("/<game_id>/state")

@@ -3,7 +3,7 @@
 - ``CreateGameRequested`` (from matchmaking): create the table; the reply ``GameCreatedForTable``
   leaves through the outbox in the same transaction. The game id is derived from the request id, so
   a repeated request creates nothing new.
-- ``QuestionReady`` (from the questions service): record the question in the game's log.
+- ``QuestionDrawn`` (from the questions service): record the question in the game's log.
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ def handle_message(message: dict[str, Any]) -> None:
     kind, body = message["type"], message["body"]
     if kind == "CreateGameRequested":
         create_game(body)
-    elif kind == "QuestionReady":
+    elif kind == "QuestionDrawn":
         recorded = _service().resolve_external(
             body["game_id"],
             "question",

@@ -102,7 +102,9 @@ class SeatSchema(ma.Schema):
     display_name = ma.fields.String(allow_none=True, metadata={"example": "Anneke"})
 
 
-class GameSchema(ma.Schema):
+class GameSummarySchema(ma.Schema):
+    """A game in ``GET /v1/games``: the same fields, with the same names, as the game detail."""
+
     id = ma.fields.String()
     game_type = ma.fields.String()
     options = ma.fields.Dict()
@@ -112,8 +114,14 @@ class GameSchema(ma.Schema):
         metadata={"description": "number of events so far; send it as expected_version"}
     )
     seats = ma.fields.List(ma.fields.Nested(SeatSchema))
-    your_seat = ma.fields.Integer(allow_none=True)
     to_move = ma.fields.List(ma.fields.Integer())
+    outcome = ma.fields.Dict(allow_none=True, metadata={"description": "ranks and scores per seat and team"})
+
+
+class GameSchema(GameSummarySchema):
+    """``GET /v1/games/{id}``: the summary plus the caller's seat and view."""
+
+    your_seat = ma.fields.Integer(allow_none=True)
     waiting_for = ma.fields.Dict(
         allow_none=True,
         metadata={
@@ -129,30 +137,13 @@ class GameSchema(ma.Schema):
             "anyOf": [{"$ref": f"#/components/schemas/{name}"} for name in VIEW_COMPONENTS.values()],
         },
     )
-    result = ma.fields.Dict(allow_none=True, metadata={"description": "ranks and scores per seat and team"})
     commitment = ma.fields.String(metadata={"description": "SHA-256 of the secret server seed"})
     revealed_seed = ma.fields.String(allow_none=True)
     status_now = ma.fields.String()
 
 
-class GameListItem(ma.Schema):
-    id = ma.fields.String(metadata={"example": "5b0c7d0e-3f7a-4f1e-9a51-0d8a2d8f6c11"})
-    game_type = ma.fields.String(metadata={"example": "klapper"})
-    options = ma.fields.Dict(metadata={"example": {}})
-    num_players = ma.fields.Integer(metadata={"example": 4})
-    seats = ma.fields.List(ma.fields.String(allow_none=True), metadata={"description": "player id per seat, null when open"})
-    seat_names = ma.fields.List(ma.fields.String(allow_none=True), metadata={"description": "display name per seat"})
-    status = ma.fields.String(metadata={"enum": list(STATUSES)})
-    version = ma.fields.Integer()
-    head_hash = ma.fields.String(allow_none=True, metadata={"description": "hash of the last event"})
-    to_move = ma.fields.List(ma.fields.Integer())
-    outcome = ma.fields.Dict(allow_none=True, metadata={"description": "ranks and scores once finished"})
-    created_at = ma.fields.String(metadata={"example": "2026-12-01T09:47:08+00:00"})
-    updated_at = ma.fields.String(metadata={"example": "2026-12-01T09:52:31+00:00"})
-
-
 class GameList(ma.Schema):
-    items = ma.fields.List(ma.fields.Nested(GameListItem))
+    items = ma.fields.List(ma.fields.Nested(GameSummarySchema))
     total = ma.fields.Integer()
     limit = ma.fields.Integer()
     offset = ma.fields.Integer()
@@ -228,7 +219,12 @@ class GameTypeSchema(ma.Schema):
     id = ma.fields.String()
     title = ma.fields.String()
     spec = ma.fields.String()
-    player_counts = ma.fields.List(ma.fields.Integer())
+    player_counts = ma.fields.List(ma.fields.Integer(), metadata={"description": "allowed num_players"})
+    card_notation = ma.fields.Dict(metadata={
+        "description": "how this game writes cards in moves, views and events: family, description, pattern,"
+        " examples (one notation per family: french for Klapper, HopPaa, ROPARUN)",
+        "example": {"family": "animal", "description": "animal, hyphen, rank 1-13", "examples": ["horse-13"]},
+    })
     options_schema = ma.fields.Dict()
     view_schema = ma.fields.Dict(
         allow_none=True,

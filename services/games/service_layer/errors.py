@@ -10,12 +10,14 @@ GameServiceError = ServiceError
 class RuleViolation(InvalidRequest):
     """An illegal move: 422 with ``rule`` (the spec's id) and ``code``."""
 
-    title = "Illegal move"
+    problem = "illegal-move"
 
 
 class IdempotencyInFlight(Conflict):
     """409 ``idempotency_in_flight``: a request with this Idempotency-Key is still running; retry after
     ``retry_after`` seconds to get its answer."""
+
+    problem = "idempotency-in-flight"
 
     def __init__(self, detail: str, retry_after: int = 1) -> None:
         super().__init__(detail, field="Idempotency-Key", code="idempotency_in_flight")

@@ -71,6 +71,7 @@ class Committed:
     table: Table
     before: int
     views: dict[int, list[dict[str, Any]]]  # viewer -> redacted payloads of the new events
+    recorded_at: list[str | None]  # of the new events, as stored in their metadata
 
 
 class GamesService:
@@ -96,6 +97,7 @@ class GamesService:
                 "title": e.title,
                 "spec": e.spec,
                 "player_counts": list(e.player_counts),
+                "card_notation": dict(e.card_notation),
                 "options_schema": e.options_schema(),
                 "view_schema": e.view_schema(),
                 "variants": [
@@ -212,7 +214,7 @@ class GamesService:
             "to_move": to_move,
             "waiting_for": waiting_for,
             "view": state_view,
-            "result": table.outcome,
+            "outcome": table.outcome,
             "commitment": table.commitment,
             "revealed_seed": table.revealed_seed,
         }
@@ -294,10 +296,16 @@ class GamesService:
         self, player: str | None, status: str | None, game_type: str | None, limit: int, offset: int
     ) -> dict[str, Any]:
         with self.uow.read() as repo:
-            items, total = repo.list_games(player, status, game_type, limit, offset)
-            names = repo.display_names([p for item in items for p in item["seats"]])
-        for item in items:
-            item["seat_names"] = [names.get(p) if p else None for p in item["seats"]]
+            rows, total = repo.list_games(player, status, game_type, limit, offset)
+            names = repo.display_names([p for row in rows for p in row["seats"]])
+        # the same shape as GET /v1/games/{id} without the caller's view (GameSummarySchema)
+        keys = ("id", "game_type", "options", "num_players", "status", "version", "to_move", "outcome")
+        items = [
+            {k: row[k] for k in keys}
+            | {"seats": [{"seat": i, "player_id": p, "display_name": names.get(p) if p else None}
+                         for i, p in enumerate(row["seats"])]}
+            for row in rows
+        ]
         return {"items": items, "total": total, "limit": limit, "offset": offset}
 
     # ------------------------------------------------------------------ commands
@@ -531,7 +539,12 @@ class GamesService:
             "version": committed.table.version,
             "status": committed.table.status,
             "events": [
-                {"version": committed.before + k + 1, "type": p.type, "payload": payload}
+                {
+                    "version": committed.before + k + 1,
+                    "type": p.type,
+                    "payload": payload,
+                    "recorded_at": committed.recorded_at[k],
+                }
                 for k, (p, payload) in enumerate(zip(events, payloads, strict=True))
             ],
         }
@@ -649,7 +662,7 @@ class GamesService:
                 "another move was recorded first; reload and retry", code="stale_version"
             ) from None
         new.head_hash = stored[-1].hash
-        return Committed(new, expected, per_viewer)
+        return Committed(new, expected, per_viewer, [e.metadata.get("recorded_at") for e in stored])
 
     @staticmethod
     def _external_requests(engine: Engine[Any], old: Table, new: Table) -> list[Any]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
@@ -49,6 +49,7 @@ class MatchmakingRepository:
     def __init__(self, conn: psycopg.Connection[Any]) -> None:
         self.conn = conn
         self.events = PostgresEventStore(conn, SCHEMA)
+        self.changed_tickets: set[str] = set()  # announced after the commit (UnitOfWork.begin)
 
     def now(self) -> datetime:
         row = self.conn.execute("SELECT now()").fetchone()
@@ -92,6 +93,7 @@ class MatchmakingRepository:
         return [_ticket(r) for r in rows]
 
     def update_ticket(self, ticket_id: str, **fields: Any) -> None:
+        self.changed_tickets.add(ticket_id)
         sets = ", ".join(f"{k} = %s" for k in fields)
         self.conn.execute(
             f"UPDATE matchmaking.tickets SET {sets}, updated_at = now() WHERE id = %s",
@@ -111,7 +113,9 @@ class MatchmakingRepository:
             " WHERE table_id = %s AND status NOT IN ('cancelled') RETURNING id",
             (status, game_id, request_id),
         ).fetchall()
-        return [str(r[0]) for r in rows]
+        changed = [str(r[0]) for r in rows]
+        self.changed_tickets.update(changed)
+        return changed
 
     # -- tables ------------------------------------------------------------------------
     def insert_table(self, t: dict[str, Any]) -> None:
@@ -212,15 +216,21 @@ class MatchmakingRepository:
 
 
 class UnitOfWork:
-    """``with uow.begin() as repo:`` one transaction; commits on success, rolls back on error."""
+    """``with uow.begin() as repo:`` one transaction; commits on success, rolls back on error.
 
-    def __init__(self, pool: ConnectionPool) -> None:
+    After a commit, ``announce`` gets the ids of the tickets the transaction changed (live streams)."""
+
+    def __init__(self, pool: ConnectionPool, announce: Callable[[Iterable[str]], None] | None = None) -> None:
         self.pool = pool
+        self.announce = announce
 
     @contextmanager
     def begin(self) -> Iterator[MatchmakingRepository]:
         with self.pool.connection() as conn, conn.transaction():
-            yield MatchmakingRepository(conn)
+            repo = MatchmakingRepository(conn)
+            yield repo
+        if repo.changed_tickets and self.announce is not None:  # committed (an error skips this)
+            self.announce(sorted(repo.changed_tickets))
 
     @contextmanager
     def read(self) -> Iterator[MatchmakingRepository]:

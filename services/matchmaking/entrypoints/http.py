@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from flask import Response, current_app, stream_with_context
@@ -76,8 +76,10 @@ class TicketResource(MethodView):
     security=AUTH,
     responses={
         "200": {
-            "description": "Server-Sent Events: one `status` event with the ticket as JSON whenever its status"
-            " changes (first the current one); `end` once it is ready, finished, aborted or cancelled.",
+            "description": "Server-Sent Events: one `status` event with the ticket as JSON (the `GET "
+            "/v1/tickets/{id}` body) whenever its status changes (first the current one); `end` once it is "
+            "ready, finished, aborted or cancelled. Changes are pushed as they are committed; `interval` "
+            "is only the fallback check and the keep-alive (`: keepalive`) period.",
             "content": {
                 "text/event-stream": {
                     "schema": {"type": "string"},
@@ -88,33 +90,46 @@ class TicketResource(MethodView):
     },
 )
 def stream_ticket(args: dict[str, Any], ticket_id: str) -> Response:
-    """Live status of a ticket (the stream polls the ticket; any instance can serve it)."""
+    """Live status of a ticket: every committed change is announced on Redis pub/sub, so any instance
+    can serve the stream and sends the change at once."""
     who = identity()
     svc = service()
     svc.get_ticket(who, ticket_id)  # 401/403/404 before the stream starts
+    subscribe: Callable[[str], Any] = current_app.extensions["subscribe_ticket"]
     deadline = time.monotonic() + float(args["timeout"])
     interval = float(args["interval"])
 
+    # subscribed before the first read, so no change can slip between; and before the answer starts,
+    # so Redis being down is a 503 with Retry-After, not a broken stream
+    listener = subscribe(ticket_id)
+
     def generate() -> Iterator[str]:
         last: str | None = None
-        yield "retry: 2000\n\n"
-        while True:
-            status, view = svc.ticket_status(who, ticket_id)
-            if status != last:
-                last = status
-                yield f"event: status\ndata: {json.dumps(view)}\n\n"
-            if status in TERMINAL:
-                yield f"event: end\ndata: {json.dumps({'status': status})}\n\n"
-                return
-            if time.monotonic() >= deadline:
-                return
-            time.sleep(interval)
+        try:
+            yield "retry: 2000\n\n"
+            while True:
+                status, view = svc.ticket_status(who, ticket_id)
+                if status != last:
+                    last = status
+                    yield f"event: status\ndata: {json.dumps(view)}\n\n"
+                if status in TERMINAL:
+                    yield f"event: end\ndata: {json.dumps({'status': status})}\n\n"
+                    return
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    return
+                if not listener.wait(min(interval, remaining)):  # no notice: check anyway (a lost one)
+                    yield ": keepalive\n\n"  # a client that left is noticed here; finally unsubscribes
+        finally:
+            listener.close()
 
-    return Response(
+    response = Response(
         stream_with_context(generate()),
         mimetype="text/event-stream",
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
     )
+    response.call_on_close(listener.close)  # also when the generator never started
+    return response
 
 
 @matching.route("/tick", methods=["POST"])

@@ -68,8 +68,9 @@ class TicketSchema(ma.Schema):
 class StreamQuery(Strict):
     timeout = ma.fields.Float(load_default=300.0, validate=validate.Range(0.1, 3600),
                               metadata={"example": 60, "description": "seconds before the server closes"})
-    interval = ma.fields.Float(load_default=1.0, validate=validate.Range(0.05, 30),
-                               metadata={"example": 1.0, "description": "seconds between status checks"})
+    interval = ma.fields.Float(load_default=15.0, validate=validate.Range(0.05, 300),
+                               metadata={"example": 15.0, "description": "seconds between fallback checks and"
+                                         " keep-alives (changes are pushed at once)"})
 
 
 class TickResult(ma.Schema):

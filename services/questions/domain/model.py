@@ -54,7 +54,7 @@ def bank_key(current: Sequence[PackVersion]) -> tuple[tuple[str, int, str], ...]
 
 
 def reply_message_id(request_message_id: str) -> str:
-    """The ``QuestionReady`` message id answering one ``QuestionRequested`` message."""
+    """The ``QuestionDrawn`` message id answering one ``QuestionRequested`` message."""
     return str(uuid.uuid5(NAMESPACE, f"reply/{request_message_id}"))
 
 

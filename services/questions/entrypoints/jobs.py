@@ -31,7 +31,7 @@ def _service() -> QuestionsService:
 
 
 def handle_message(message: dict[str, Any]) -> dict[str, Any] | None:
-    """Consume one routed message: ``QuestionRequested`` -> draw, record, reply ``QuestionReady``
+    """Consume one routed message: ``QuestionRequested`` -> draw, record, reply ``QuestionDrawn``
     through the outbox (see ``QuestionsService.handle_question_requested``)."""
     log.info("received %s %s", message.get("type"), message.get("message_id"))
     svc = _service()

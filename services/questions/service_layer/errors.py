@@ -21,7 +21,7 @@ QuestionsServiceError = ServiceError
 class PackRejected(InvalidRequest):
     """422: the pack has errors; ``rows`` lists every one, nothing was imported."""
 
-    title = "Invalid question pack"
+    problem = "pack-rejected"
 
     def __init__(self, detail: str, rows: list[dict[str, Any]]) -> None:
         super().__init__(detail, rows=rows)
@@ -36,7 +36,7 @@ class PackRejected(InvalidRequest):
 
 
 class RoutingUnavailable(Unavailable):
-    title = "Routing unavailable"
+    problem = "routing-unavailable"
 
 
 __all__ = [

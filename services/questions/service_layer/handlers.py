@@ -303,7 +303,7 @@ class QuestionsService:
 
     # -- the queue ------------------------------------------------------------------------------
     def handle_question_requested(self, message: Mapping[str, Any]) -> dict[str, Any] | None:
-        """Draw for a game's ``QuestionRequested`` and reply ``QuestionReady`` through the outbox, in
+        """Draw for a game's ``QuestionRequested`` and reply ``QuestionDrawn`` through the outbox, in
         the transaction that records the draw. Idempotent: the same message id does nothing again;
         the same (game_id, request_no) is answered with the recorded question. Returns the reply
         body, or None for a message already processed."""

@@ -10,7 +10,7 @@ RatingsError = ServiceError
 class InvalidMessage(InvalidRequest):
     """A queue message without the envelope or ids the consumer needs (the job fails loudly)."""
 
-    title = "Invalid message"
+    problem = "invalid-message"
 
 
 __all__ = ["InvalidMessage", "InvalidRequest", "NotFound", "RatingsError"]

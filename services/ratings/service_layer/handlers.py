@@ -8,7 +8,7 @@ same order with the same model, so it reproduces the incremental numbers bit for
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -183,7 +183,8 @@ class RatingsService:
         return ledger
 
     # ------------------------------------------------------------------ rebuild
-    def rebuild(self, dry_run: bool = False, only: Sequence[str] | None = None) -> dict[str, Any]:
+    def rebuild(self, dry_run: bool = False, only: Sequence[str] | None = None,
+                progress: Callable[[list[str]], Iterable[str]] = iter) -> dict[str, Any]:
         """Recompute every pool (or ``only`` these) from the GameFinished log and compare it with the
         stored ratings bit for bit; pools that differ are rewritten (unless ``dry_run``)."""
         with self.uow.begin() as repo:
@@ -193,7 +194,7 @@ class RatingsService:
             if only is not None:
                 names = [n for n in names if n in set(only)]
             reports = []
-            for pool in names:
+            for pool in progress(names):
                 identical = repo.pool_state(pool) == _ledger_state(ledger, pool)
                 rewritten = not identical and not dry_run
                 if rewritten:

@@ -396,3 +396,46 @@ def test_openapi_documents_every_endpoint_with_examples(app: Flask) -> None:
     for name in ("TicketCreate", "Ticket", "LeagueCreate", "Standings", "Dispute", "PrivateTable", "League"):
         props = schemas[name]["properties"]
         assert any("example" in p for p in props.values()), name
+
+
+def test_ticket_stream_pushes_status_changes_without_waiting_for_a_poll(
+    env: dict[str, str], pool: Any, redis: Redis
+) -> None:
+    """A status change committed anywhere (in an HTTP request, by a queue worker) reaches an open ticket
+    stream at once: the fallback check runs every 30 s here, so only a pushed change arrives in time."""
+    import json
+    import queue as queues
+    import time
+
+    import requests
+
+    prompt = 5.0  # seconds: generous for a loaded machine, far below the 30 s fallback
+    server = Server(make_app(env))
+    try:
+        (_, first), (_, second) = players(pool, 2)
+        body = {"game_type": "diceduel", "player_counts": [2]}
+        ticket = requests.post(server.url + "/v1/tickets", json=body, headers=bearer(first), timeout=10).json()
+        assert ticket["status"] == "waiting"
+        seen: queues.Queue[dict[str, Any] | None] = queues.Queue()
+
+        def read() -> None:
+            with requests.get(f"{server.url}/v1/tickets/{ticket['id']}/stream", headers=bearer(first),
+                              params={"timeout": 120, "interval": 30}, stream=True, timeout=60) as r:
+                for line in r.iter_lines(decode_unicode=True):
+                    if line.startswith("data: "):
+                        seen.put(json.loads(line[6:]))
+            seen.put(None)
+
+        threading.Thread(target=read, daemon=True).start()
+        assert (seen.get(timeout=10) or {})["status"] == "waiting"
+        time.sleep(0.3)  # the stream is waiting for a change now
+        other = requests.post(server.url + "/v1/tickets", json=body, headers=bearer(second), timeout=10)
+        assert other.status_code == 201 and other.json()["status"] == "matched"  # the table formed
+        assert (seen.get(timeout=prompt) or {})["status"] == "matched"
+        pump(pool, redis)  # games creates the game; a matchmaking worker consumes the reply
+        ready = seen.get(timeout=prompt) or {}
+        assert ready["status"] == "ready" and ready["game_id"]
+        assert seen.get(timeout=prompt) == {"status": "ready"}  # the `end` event, then the stream closes
+        assert seen.get(timeout=prompt) is None
+    finally:
+        server.stop()

@@ -1,5 +1,5 @@
 """Questions through the queue (issue item 7): QuestionRequested on "questions" -> worker -> outbox ->
-relay -> QuestionReady on "games", over the real PostgreSQL and Redis."""
+relay -> QuestionDrawn on "games", over the real PostgreSQL and Redis."""
 
 from __future__ import annotations
 
@@ -69,7 +69,7 @@ def replies(redis: Redis) -> list[dict[str, Any]]:
     for job in queue.get_jobs():
         assert job.func_name == GAMES_JOB
         (message,) = job.args
-        assert message["type"] == "QuestionReady"
+        assert message["type"] == "QuestionDrawn"
         out.append(message)
     return out
 

@@ -47,7 +47,7 @@ def test_question_requested_replies_through_the_outbox_once(svc: QuestionsServic
     assert isinstance(uow, FakeUnitOfWork)
     (out,) = uow.state.outbox
     assert (out.queue, out.job) == ("games", "services.games.entrypoints.jobs.handle_message")
-    assert out.message["type"] == "QuestionReady" and out.message["body"] == reply
+    assert out.message["type"] == "QuestionDrawn" and out.message["body"] == reply
     assert svc.handle_question_requested(message(REQUEST)) is None  # redelivery
     again = svc.handle_question_requested(message({**REQUEST, "category": 5}, "m-2"))  # resent
     assert again == reply and len(uow.state.outbox) == 2

@@ -1,4 +1,4 @@
-"""The pure provider contract (shared.cityhopper.provider): request parsing and the QuestionReady body."""
+"""The pure provider contract (shared.cityhopper.provider): request parsing and the QuestionDrawn body."""
 
 from __future__ import annotations
 

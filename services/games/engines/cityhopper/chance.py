@@ -1,5 +1,5 @@
 """Green chance cards (cityhopper.md section 5, CH-54 to CH-56): resolution and the choices some
-cards ask for (``chance_choice``)."""
+cards ask for (``choose_chance``)."""
 
 from __future__ import annotations
 
@@ -128,7 +128,7 @@ def _lapse(b: Builder, seat: int, card: str, reason: str) -> None:
 
 
 def _await(b: Builder, awaiting: int, card: str, stage: str, **context: Any) -> None:
-    b.emit({"type": "ChanceAwaiting", "awaiting": awaiting, "card": card, "stage": stage, **context})
+    b.emit({"type": "ChanceChoiceRequested", "awaiting": awaiting, "card": card, "stage": stage, **context})
 
 
 def _go(b: Builder, seat: int, route: list[str], card: str) -> None:
@@ -154,7 +154,7 @@ def _go(b: Builder, seat: int, route: list[str], card: str) -> None:
 
 
 def choice_options(s: State) -> list[dict[str, Any]]:
-    """Every legal ``chance_choice`` payload (without ``type``) for the awaited seat."""
+    """Every legal ``choose_chance`` payload (without ``type``) for the awaited seat."""
     ch = s.chance
     if ch is None or ch.get("awaiting") is None:
         return []
@@ -177,7 +177,7 @@ def choice_options(s: State) -> list[dict[str, Any]]:
             if rp.supply > 0:
                 out.append({"city": c})
             elif c in rp.end_cities():
-                out += [{"city": c, "sellHouse": h} for h in s.houses_of(r)]
+                out += [{"city": c, "sell_house": h} for h in s.houses_of(r)]
     elif stage == "take_ticket":
         out.append({"decline": True})
         for o in range(s.num_players):
@@ -188,12 +188,12 @@ def choice_options(s: State) -> list[dict[str, Any]]:
         if p.supply > 0:
             out.append({"take": True})
         else:
-            out += [{"take": True, "sellHouse": h} for h in s.houses_of(me)]
+            out += [{"take": True, "sell_house": h} for h in s.houses_of(me)]
     elif stage == "trade_in":
         out.append({"decline": True})
         out += [{"city": c} for c in p.end_cities()]
     elif stage == "trade_house":
-        out += [{"moveHouse": True}, {"moveHouse": False}]
+        out += [{"move_house": True}, {"move_house": False}]
     elif stage == "route":
         out.append({})
         out += [{"route": list(r)} for r in ch["routes"]]
@@ -219,12 +219,12 @@ def choose(b: Builder, seat: int, move: Move) -> None:
         _swap(b, me, seat, str(ch["city"]), str(payload["city"]), card)
     elif stage == "take":
         city = str(payload["city"])
-        if "sellHouse" in payload:
+        if "sell_house" in payload:
             b.emit(
                 {
                     "type": "HouseSold",
                     "seat": seat,
-                    "city": payload["sellHouse"],
+                    "city": payload["sell_house"],
                     "payer": "bank",
                     "payee": seat,
                     "amount": SELL_PRICE,
@@ -244,12 +244,12 @@ def choose(b: Builder, seat: int, move: Move) -> None:
         )
     elif stage == "free_city":
         city = str(ch["yellow"])
-        if "sellHouse" in payload:
+        if "sell_house" in payload:
             b.emit(
                 {
                     "type": "HouseSold",
                     "seat": me,
-                    "city": payload["sellHouse"],
+                    "city": payload["sell_house"],
                     "payer": "bank",
                     "payee": me,
                     "amount": SELL_PRICE,
@@ -268,7 +268,7 @@ def choose(b: Builder, seat: int, move: Move) -> None:
         if b.s.owners.get(city) == me and drawn != city:
             return _await(b, me, card, "trade_house", city=city, drawn=drawn)
     elif stage == "trade_house":
-        if payload["moveHouse"]:
+        if payload["move_house"]:
             old, new = str(ch["city"]), str(ch["drawn"])
             b.emit({"type": "HouseRemoved", "seat": me, "city": old, "reason": card})
             if new not in b.s.owners:  # CH-56
@@ -298,10 +298,10 @@ def _hint(stage: str) -> str:
     return {
         "offer": "decline, or name an opponent and one of your end cities to swap",
         "swap_answer": "name one of your end cities to give in the swap",
-        "take": "decline, or name one of the drawing player's cities (with sellHouse when your supply is empty)",
+        "take": "decline, or name one of the drawing player's cities (with sell_house when your supply is empty)",
         "take_ticket": "decline, or name an opponent and a ticket kind they hold",
-        "free_city": "decline, or take the city (with sellHouse when your supply is empty)",
+        "free_city": "decline, or take the city (with sell_house when your supply is empty)",
         "trade_in": "decline, or name one of your end cities to trade in",
-        "trade_house": "say moveHouse true or false",
+        "trade_house": "say move_house true or false",
         "route": "name one of the tied shortest routes, or omit it for the default",
     }.get(stage, "not a valid choice for this card")

@@ -52,7 +52,7 @@ ACTIONS = (
     "buy_flight",
     "skip_purchase",
     "fly_with_ticket",
-    "chance_choice",
+    "choose_chance",
 )
 
 
@@ -341,7 +341,7 @@ def _buy_city(b: Builder, seat: int, move: Move) -> None:
 
 def _buy_end_city(b: Builder, seat: int, move: Move) -> None:
     _active(b, seat, PURCHASE, "CH-36", "buying")
-    _only(move, "CH-38", "city", "sellHouse")
+    _only(move, "CH-38", "city", "sell_house")
     city = _text(move, "city", "CH-38")
     s = b.s
     p = s.players[seat]
@@ -349,10 +349,10 @@ def _buy_end_city(b: Builder, seat: int, move: Move) -> None:
         fail("CH-38", "not_end_city", f"{city!r} is not one of your end cities")
     if s.owners.get(city) == seat:
         fail("CH-38", "already_yours", f"{city} is already yours")
-    sell = move.get("sellHouse")
+    sell = move.get("sell_house")
     if p.supply == 0:
         if sell is None:
-            fail("CH-40", "sale_needed", "your supply is empty: name one placed house to sell (sellHouse)")
+            fail("CH-40", "sale_needed", "your supply is empty: name one placed house to sell (sell_house)")
         if not isinstance(sell, str) or s.owners.get(sell) != seat:
             fail("CH-40", "bad_sale", f"you have no house on {sell!r} to sell")
     elif sell is not None:
@@ -490,7 +490,7 @@ _HANDLERS = {
     "buy_flight": _buy_flight,
     "skip_purchase": _skip,
     "fly_with_ticket": _fly_with_ticket,
-    "chance_choice": _chance_choice,
+    "choose_chance": _chance_choice,
 }
 
 __all__ = ["Builder", "decide", "fail", "go_to_routes"]

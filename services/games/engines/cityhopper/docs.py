@@ -17,7 +17,7 @@ def options_schema() -> dict[str, Any]:
         "type": "object",
         "additionalProperties": False,
         "properties": {
-            "startingMoney": {
+            "starting_money": {
                 "type": "integer",
                 "minimum": MIN_MONEY,
                 "maximum": MAX_MONEY,
@@ -34,12 +34,12 @@ def normalize_options(num_players: int, options: Mapping[str, Any]) -> dict[str,
     if not isinstance(options, Mapping):
         raise InvalidOptions("options", "options must be an object")
     for key in options:
-        if key != "startingMoney":
-            raise InvalidOptions(str(key), "unknown option; the only option is startingMoney")
-    money = options.get("startingMoney", STARTING_MONEY)
+        if key != "starting_money":
+            raise InvalidOptions(str(key), "unknown option; the only option is starting_money")
+    money = options.get("starting_money", STARTING_MONEY)
     if isinstance(money, bool) or not isinstance(money, int) or not MIN_MONEY <= money <= MAX_MONEY:
-        raise InvalidOptions("startingMoney", "a whole number of euros from 0 to 100", "R-2")
-    return {"startingMoney": money}
+        raise InvalidOptions("starting_money", "a whole number of euros from 0 to 100", "R-2")
+    return {"starting_money": money}
 
 
 _NONE: dict[str, Any] = {"type": "object", "properties": {}, "additionalProperties": False}
@@ -141,14 +141,14 @@ def move_docs() -> list[MoveDoc]:
             "buy_end_city",
             "In the purchase window: buy one of your end cities (EUR 15; tickets CH-51 to CH-53); from an "
             "opponent it is a takeover paid to them. With an empty supply name one placed house to sell "
-            "first (sellHouse, +EUR 8).",
+            "first (sell_house, +EUR 8).",
             {
                 "type": "object",
-                "properties": {"city": {"type": "string"}, "sellHouse": {"type": "string"}},
+                "properties": {"city": {"type": "string"}, "sell_house": {"type": "string"}},
                 "required": ["city"],
                 "additionalProperties": False,
             },
-            {"type": "buy_end_city", "city": "tilburg", "sellHouse": "hoorn"},
+            {"type": "buy_end_city", "city": "tilburg", "sell_house": "hoorn"},
             ("CH-38", "CH-39", "CH-40", "CH-51", "CH-52", "CH-53", "R-23", "R-30"),
         ),
         MoveDoc(
@@ -184,11 +184,11 @@ def move_docs() -> list[MoveDoc]:
             ("CH-28", "CH-49"),
         ),
         MoveDoc(
-            "chance_choice",
+            "choose_chance",
             "A choice a chance card asks of the awaited seat: K13-K14 offer {opponent, city} or decline, then "
-            "the opponent's {city}; K15-K16 the right neighbour's {city, sellHouse?} or decline; K17-K18 "
-            "{opponent, kind} or decline; K19-K21 {take: true, sellHouse?} or decline; K22-K23 {city} or "
-            "decline, then {moveHouse: bool}; K43-K47 with tied routes {route: [city ids]} or {} for the default.",
+            "the opponent's {city}; K15-K16 the right neighbour's {city, sell_house?} or decline; K17-K18 "
+            "{opponent, kind} or decline; K19-K21 {take: true, sell_house?} or decline; K22-K23 {city} or "
+            "decline, then {move_house: bool}; K43-K47 with tied routes {route: [city ids]} or {} for the default.",
             {
                 "oneOf": [
                     _DECLINE,
@@ -199,7 +199,7 @@ def move_docs() -> list[MoveDoc]:
                     },
                     {
                         "type": "object",
-                        "properties": {"city": {"type": "string"}, "sellHouse": {"type": "string"}},
+                        "properties": {"city": {"type": "string"}, "sell_house": {"type": "string"}},
                         "required": ["city"],
                     },
                     {
@@ -209,13 +209,13 @@ def move_docs() -> list[MoveDoc]:
                     },
                     {
                         "type": "object",
-                        "properties": {"take": {"const": True}, "sellHouse": {"type": "string"}},
+                        "properties": {"take": {"const": True}, "sell_house": {"type": "string"}},
                         "required": ["take"],
                     },
                     {
                         "type": "object",
-                        "properties": {"moveHouse": {"type": "boolean"}},
-                        "required": ["moveHouse"],
+                        "properties": {"move_house": {"type": "boolean"}},
+                        "required": ["move_house"],
                     },
                     {
                         "type": "object",
@@ -223,7 +223,7 @@ def move_docs() -> list[MoveDoc]:
                     },
                 ]
             },
-            {"type": "chance_choice", "opponent": 1, "kind": "FREE_FLIGHT"},
+            {"type": "choose_chance", "opponent": 1, "kind": "FREE_FLIGHT"},
             ("CH-54", "CH-55", "CH-56", "CH-40"),
         ),
     ]

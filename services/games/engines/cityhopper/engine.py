@@ -45,6 +45,18 @@ class CityHopperEngine(Engine[State]):
     title: ClassVar[str] = "CityHopper"
     player_counts: ClassVar[tuple[int, ...]] = (2, 3, 4)
     spec: ClassVar[str] = "rules/cityhopper.md"
+    # 3.3: end cities not bought (CH-38) or played away (CH-43) and deck orders are never revealed, also
+    # after the end
+    everything_public_after_end = False
+    card_notation: ClassVar[dict[str, Any]] = {
+        "family": "cityhopper",
+        "description": (
+            "chance cards by catalog id K01-K47; yellow cards, cities and airports by city id "
+            "(lower-case, as in the questions service's places)"
+        ),
+        "pattern": "^K[0-9]{2}$",
+        "examples": ["K01", "K13", "tilburg"],
+    }
 
     # --- configuration ---------------------------------------------------------------------
     def options_schema(self) -> dict[str, Any]:
@@ -59,7 +71,7 @@ class CityHopperEngine(Engine[State]):
     # --- the game --------------------------------------------------------------------------
     def initial_state(self, config: GameConfig) -> State:
         opts = self.normalize_options(config.num_players, config.options)
-        money = int(opts["startingMoney"])
+        money = int(opts["starting_money"])
         return State(
             num_players=config.num_players,
             starting_money=money,

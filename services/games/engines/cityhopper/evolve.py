@@ -443,7 +443,7 @@ _HANDLERS: dict[str, Callable[[State, Event], None]] = {
     "GameWon": _game_won,
     "TurnEnded": _turn_ended,
     "ChanceDrawn": _chance_drawn,
-    "ChanceAwaiting": _chance_awaiting,
+    "ChanceChoiceRequested": _chance_awaiting,
     "ChanceLapsed": _chance_note,
     "ChanceDeclined": _chance_note,
     "TicketTaken": _ticket_taken,

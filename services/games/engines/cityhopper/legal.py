@@ -40,7 +40,7 @@ def legal_moves(s: State, seat: int) -> list[Move]:
     if s.phase == CHANCE:
         if s.chance is None or s.chance.get("awaiting") != seat:
             return []
-        return [{"type": "chance_choice", **c} for c in choice_options(s)]
+        return [{"type": "choose_chance", **c} for c in choice_options(s)]
     if seat != s.active:
         return []
     if s.phase == AWAIT_ROLL:
@@ -76,7 +76,7 @@ def purchase_moves(s: State, seat: int) -> list[Move]:
             if p.money >= price:
                 moves.append({"type": "buy_end_city", "city": c})
         elif p.money + SELL_PRICE >= price:
-            moves += [{"type": "buy_end_city", "city": c, "sellHouse": h} for h in s.houses_of(seat)]
+            moves += [{"type": "buy_end_city", "city": c, "sell_house": h} for h in s.houses_of(seat)]
     if "FREE_FLIGHT" not in p.tickets and p.money >= PRICE_FLIGHT:
         moves += [{"type": "buy_flight", "to": a} for a in flight_options(s, seat)]
     return moves

@@ -149,7 +149,7 @@ def redact_event(event: Event, viewer: int | None) -> Event:
         return event | {"city": None, "drawn": None}
     if kind == "EndCitySwapped" and viewer not in (event.get("seat"), event.get("opponent")):
         return event | {"gave": None, "got": None}
-    if kind == "ChanceAwaiting":
+    if kind == "ChanceChoiceRequested":
         if event.get("stage") == "swap_answer" and viewer not in (
             event.get("opponent"),
             event.get("awaiting"),

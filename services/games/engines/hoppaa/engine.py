@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from services.games.engines.base import (
     ChanceRequest,
@@ -33,6 +33,15 @@ class HopPaaEngine(Engine[HopPaaState]):
     title = "HopPaa"
     player_counts = table_options.PLAYER_COUNTS
     spec = "rules/hoppaa.md"
+    card_notation: ClassVar[dict[str, Any]] = {
+        "family": "french",
+        "description": (
+            "rank then suit letter, no separator: ranks A 2 3 4 5 6 7 8 9 10 (low to high; no "
+            "diamonds with 3 players); suits S (spades), H (hearts), D (diamonds), C (clubs)"
+        ),
+        "pattern": "^(A|[2-9]|10)[SHDC]$",
+        "examples": ["AS", "10S", "4D"],
+    }
     everything_public_after_end = False  # HP-R21: discards and the 2-player reserve are never shown, also after the end
 
     # --- configuration ---------------------------------------------------------------------
@@ -82,10 +91,10 @@ class HopPaaEngine(Engine[HopPaaState]):
                 ("HP-16", "HP-17"),
             ),
             MoveDoc(
-                "play",
+                "play_card",
                 "Play a card to the trick; follow the led suit if you can.",
                 {"type": "object", "properties": {"card": CARD_SCHEMA}, "required": ["card"]},
-                {"type": "play", "card": "10S"},
+                {"type": "play_card", "card": "10S"},
                 ("HP-18", "HP-19", "HP-20", "HP-21", "HP-22", "HP-23", "HP-24", "HP-25"),
             ),
             MoveDoc(

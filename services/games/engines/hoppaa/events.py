@@ -30,7 +30,7 @@ CARD_PLAYED = "CardPlayed"
 TRICK_WON = "TrickWon"
 PAWN_MOVED = "PawnMoved"
 MOVE_DECLINED = "MoveDeclined"
-AUTO_RESULT = "AutoResult"
+AUTO_RESULT = "MoveAutoResolved"
 GAME_ENDED = "GameEnded"
 RESULT_EVENTS = (PAWN_MOVED, MOVE_DECLINED, AUTO_RESULT)
 

@@ -36,7 +36,7 @@ from .track import FINISH, PAWN_NAMES, START, land_back, land_forward
 CHOOSE_WHITE_PAWN = "choose_white_pawn"
 BID = "bid"
 DISCARD = "discard"
-PLAY_CARD = "play"
+PLAY_CARD = "play_card"
 CHOOSE_PAWN_MOVE = "choose_pawn_move"
 DECLINE_MOVE = "decline_move"
 CHOOSE_PENALTY_PAWN = "choose_penalty_pawn"

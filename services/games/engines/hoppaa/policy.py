@@ -45,7 +45,7 @@ class SensiblePlayer:
         if kind == "discard":
             low = min(value_of(m["card"]) for m in legal)
             return [m for m in legal if value_of(m["card"]) == low]
-        if kind == "play":
+        if kind == "play_card":
             return self._cards(state, seat, legal)
         if kind in ("choose_pawn_move", "decline_move"):
             return self._forward(state, legal)

@@ -52,7 +52,7 @@ def legal_moves(state: KlapperState, seat: int) -> list[Move]:
         return []
     assert state.trump is not None
     out: list[Move] = [
-        {"type": "play", "card": name(c)} for c in legal_cards(state.hands[seat], state.trick, state.trump)
+        {"type": "play_card", "card": name(c)} for c in legal_cards(state.hands[seat], state.trick, state.trump)
     ]
     if not state.tricks and not state.declared[seat]:
         out += [
@@ -80,12 +80,12 @@ def decide(state: KlapperState, seat: int, move: Move) -> list[Event]:
         return _pass(state, seat)
     if kind == "declare_roem":
         return _declare(state, seat, move)
-    if kind == "play":
+    if kind == "play_card":
         return _play(state, seat, move)
     raise IllegalMove(
         PHASE_RULE[state.phase],
         "unknown_move",
-        f"unknown move type {kind!r}: use bid, choose_trump, pass, declare_roem or play",
+        f"unknown move type {kind!r}: use bid, choose_trump, pass, declare_roem or play_card",
     )
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from services.games.engines.base import (
     ChanceRequest,
@@ -30,6 +30,15 @@ class KlapperEngine(Engine[KlapperState]):
     title = "Klapper"
     player_counts = (4, 3, 2, 6)
     spec = "rules/klapper.md"
+    card_notation: ClassVar[dict[str, Any]] = {
+        "family": "french",
+        "description": (
+            "rank then suit letter, no separator: ranks A K Q J 10 9 (the 24-card deck); "
+            "suits S (spades), H (hearts), D (diamonds), C (clubs)"
+        ),
+        "pattern": "^(A|K|Q|J|10|9)[SHDC]$",
+        "examples": ["AS", "10H", "QC"],
+    }
     everything_public_after_end = False  # KL-44 / section 4: the dead hand is never revealed, hands only to their owners, also after the end
 
     # --- configuration -------------------------------------------------------------------
@@ -195,10 +204,10 @@ class KlapperEngine(Engine[KlapperState]):
                 ("KL-29", "KL-30", "KL-31", "KL-32", "KL-33", "KL-34"),
             ),
             MoveDoc(
-                "play",
+                "play_card",
                 "Play a card: follow suit, else trump, overtrumping when you can.",
                 {"type": "object", "required": ["card"], "properties": {"card": card}},
-                {"type": "play", "card": "AS"},
+                {"type": "play_card", "card": "AS"},
                 ("KL-17", "KL-18", "KL-19", "KL-20", "KL-21", "KL-22", "KL-25"),
             ),
         ]

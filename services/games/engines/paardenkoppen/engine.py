@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from services.games.engines.base import (
     CHANCE_EVENT,
@@ -30,6 +30,12 @@ class PaardenkoppenEngine(Engine[PKState]):
     title = "Paardenkoppen"
     player_counts = options.PLAYER_COUNTS
     spec = "rules/paardenkoppen.md"
+    card_notation: ClassVar[dict[str, Any]] = {
+        "family": "animal",
+        "description": "animal, hyphen, rank 1-13: animals horse, cow, pig, goat",
+        "pattern": "^(horse|cow|pig|goat)-(1[0-3]|[1-9])$",
+        "examples": ["horse-13", "goat-10", "pig-6"],
+    }
     everything_public_after_end = False  # R12: hands left at round end are not revealed, also after the end
 
     # --- configuration -------------------------------------------------------------------
@@ -81,7 +87,7 @@ class PaardenkoppenEngine(Engine[PKState]):
 
     def opening_events(self, config: GameConfig) -> list[Event]:
         created: Event = {
-            "type": "game_created",
+            "type": "GameConfigured",
             "num_players": config.num_players,
             "options": dict(config.options),
         }
@@ -90,7 +96,7 @@ class PaardenkoppenEngine(Engine[PKState]):
             return [created]  # the start player is a recorded draw (R9)
         n = config.num_players
         state = self.evolve(self.initial_state(config), created)
-        chosen: Event = {"type": "start_player_chosen", "seat": start, "dealer": (start - 1) % n}
+        chosen: Event = {"type": "StartPlayerChosen", "seat": start, "dealer": (start - 1) % n}
         state = self.evolve(state, chosen)
         return [created, chosen, *flow.round_opening(state, 1, (start - 1) % n, start)]
 
@@ -127,7 +133,7 @@ class PaardenkoppenEngine(Engine[PKState]):
                 raise IllegalMove("PK-9", "bad_move", "pass takes no parameters")
             rules.check_pass(state, seat)
             paid = PASS_COST if state.balances[seat] >= PASS_COST else 0  # PK-16, R4
-            return [{"type": "passed", "seat": seat, "paid": paid}]
+            return [{"type": "Passed", "seat": seat, "paid": paid}]
         if kind == "play_card":
             if set(move) != {"type", "card"}:
                 raise IllegalMove("PK-9", "bad_move", "play_card takes exactly one parameter: card")
@@ -143,12 +149,12 @@ class PaardenkoppenEngine(Engine[PKState]):
     def _play(self, state: PKState, seat: int, card: int) -> list[Event]:
         animal = card // 13
         payout = state.fields[animal] if is_head(card) else 0  # PK-17
-        played: Event = {"type": "card_played", "seat": seat, "card": card_id(card), "head_payout": payout}
+        played: Event = {"type": "CardPlayed", "seat": seat, "card": card_id(card), "head_payout": payout}
         if len(state.hands[seat]) > 1:
             return [played]
         # PK-18, R11: the head payout first, then the pot; nobody else plays.
         after = self.evolve(state, played)
-        ended: Event = {"type": "round_ended", "seat_out": seat, "pot_payout": after.pot}
+        ended: Event = {"type": "RoundEnded", "seat_out": seat, "pot_payout": after.pot}
         after = self.evolve(after, ended)
         return [played, ended, *flow.after_round(after)]
 

@@ -14,7 +14,7 @@ def top_seats(state: PKState) -> list[int]:
 
 def game_ended(state: PKState, reason: str) -> Event:
     return {
-        "type": "game_ended",
+        "type": "GameEnded",
         "reason": reason,
         "scores": list(state.balances),  # PK-22: score = balance
         "winners": top_seats(state),
@@ -26,9 +26,9 @@ def round_opening(state: PKState, round_no: int, dealer: int, start_player: int)
     if any(b < ANTE_PER_PLAYER for b in state.balances):
         return [game_ended(state, "cannot_ante")]
     return [
-        {"type": "round_started", "round_no": round_no, "dealer": dealer, "start_player": start_player},
+        {"type": "RoundStarted", "round_no": round_no, "dealer": dealer, "start_player": start_player},
         {
-            "type": "antes_paid",
+            "type": "AntesPaid",
             "per_player": ANTE_PER_PLAYER,
             "per_field": ANTE_PER_FIELD * state.num_players,
         },
@@ -36,7 +36,7 @@ def round_opening(state: PKState, round_no: int, dealer: int, start_player: int)
 
 
 def after_round(state: PKState) -> list[Event]:
-    """Events after ``round_ended`` has been folded into ``state`` (PK-20, PK-21, PK-23)."""
+    """Events after ``RoundEnded`` has been folded into ``state`` (PK-20, PK-21, PK-23)."""
     options = state.options
     if options["end_mode"] == "fixed_rounds" and state.round_no >= options["rounds"]:
         tied = len(top_seats(state)) > 1

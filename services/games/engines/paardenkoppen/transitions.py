@@ -41,7 +41,7 @@ def apply(state: PKState, event: Event) -> PKState:
 
 def _game_created(s: PKState, e: Event) -> None:
     if s.phase != CHOOSING_START or s.round_no:
-        raise BadEvent("game_created comes first")
+        raise BadEvent("GameConfigured comes first")
 
 
 def _choose_start(s: PKState, seat: int) -> None:
@@ -114,12 +114,12 @@ def _chance(s: PKState, e: Event) -> None:
         _choose_start(s, values[0])
         # R9: the recorded draw is followed at once by the start of round 1 (PK-5, PK-6).
         _round_started(
-            s, {"type": "round_started", "round_no": 1, "dealer": s.dealer, "start_player": s.start_player}
+            s, {"type": "RoundStarted", "round_no": 1, "dealer": s.dealer, "start_player": s.start_player}
         )
         _antes_paid(
             s,
             {
-                "type": "antes_paid",
+                "type": "AntesPaid",
                 "per_player": 4 * ANTE_PER_FIELD,
                 "per_field": ANTE_PER_FIELD * s.num_players,
             },
@@ -134,7 +134,7 @@ def _card_played(s: PKState, e: Event) -> None:
     seat = _int(e, "seat")
     card = parse_card(e.get("card"))
     if card is None or s.phase != PLAYING or card not in s.hands[seat]:
-        raise BadEvent("card_played does not fit the state")
+        raise BadEvent("CardPlayed does not fit the state")
     s.hands[seat] = tuple(c for c in s.hands[seat] if c != card)
     animal, rank = animal_of(card), rank_of(card)
     s.rows[animal] = (*s.rows[animal], rank)
@@ -175,7 +175,7 @@ def _round_ended(s: PKState, e: Event) -> None:
     seat = _int(e, "seat_out")
     payout = _int(e, "pot_payout")
     if not s.round_over or s.hands[seat]:
-        raise BadEvent("round_ended needs the seat that just played its last card (PK-18)")
+        raise BadEvent("RoundEnded needs the seat that just played its last card (PK-18)")
     s.balances[seat] += payout
     s.pot -= payout
     s.ledger.pot_payouts += payout
@@ -187,7 +187,7 @@ def _round_ended(s: PKState, e: Event) -> None:
 def _game_ended(s: PKState, e: Event) -> None:
     winners = e.get("winners")
     if not isinstance(winners, list):
-        raise BadEvent("game_ended needs winners")
+        raise BadEvent("GameEnded needs winners")
     s.phase = FINISHED
     s.current_seat = -1
     s.winners = [int(w) for w in winners]
@@ -195,13 +195,13 @@ def _game_ended(s: PKState, e: Event) -> None:
 
 
 _HANDLERS = {
-    "game_created": _game_created,
-    "start_player_chosen": _start_player_chosen,
-    "round_started": _round_started,
-    "antes_paid": _antes_paid,
+    "GameConfigured": _game_created,
+    "StartPlayerChosen": _start_player_chosen,
+    "RoundStarted": _round_started,
+    "AntesPaid": _antes_paid,
     CHANCE_EVENT: _chance,
-    "card_played": _card_played,
-    "passed": _passed,
-    "round_ended": _round_ended,
-    "game_ended": _game_ended,
+    "CardPlayed": _card_played,
+    "Passed": _passed,
+    "RoundEnded": _round_ended,
+    "GameEnded": _game_ended,
 }

@@ -98,9 +98,8 @@ def _entries(rank: str, value: Any) -> tuple[tuple[int, int], ...]:
     pawns = [idx for idx, _ in out]
     if len(set(pawns)) != len(pawns):
         raise IllegalMove("RR-25", "same_pawn", "each pawn can be entered only once")
-    if pawns != sorted(pawns):
-        raise IllegalMove("RR-25", "entry_order", "list the entering pawns in the order c1, c2, r, car")
-    return tuple(out)
+    # RR-25: an entry is a set of pawns; any listed order means the same play, kept as c1, c2, r, car
+    return tuple(sorted(out))
 
 
 def _split(value: Any, seven_max: int) -> tuple[tuple[int, int], ...]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from services.games.engines.base import (
     CHANCE_EVENT,
@@ -64,6 +64,15 @@ class RoparunEngine(Engine[RoparunState]):
     title = "ROPARUN the Game"
     player_counts = (2, 3, 4)
     spec = "rules/roparun.md"
+    card_notation: ClassVar[dict[str, Any]] = {
+        "family": "french",
+        "description": (
+            "rank then suit letter, no separator: ranks A 2 3 4 5 6 7 8 9 10 J Q K (no spades "
+            "with 3 players); suits S (spades), H (hearts), D (diamonds), C (clubs)"
+        ),
+        "pattern": "^(A|[2-9]|10|J|Q|K)[SHDC]$",
+        "examples": ["AS", "10H", "KD"],
+    }
     everything_public_after_end = False  # RR-13 / R29: face-down discards are never revealed; stock order nobody, also after the end
 
     # --- configuration -------------------------------------------------------------------
@@ -127,7 +136,7 @@ class RoparunEngine(Engine[RoparunState]):
                 },
                 {
                     "type": "object",
-                    "description": "K or A: enter off-route pawns (RR-25), pawns in order c1, c2, r, car",
+                    "description": "K or A: enter off-route pawns (RR-25), pawns in any order",
                     "properties": {"enter": {"type": "array", "items": entry, "minItems": 1, "maxItems": 4}},
                     "required": ["enter"],
                     "additionalProperties": False,
@@ -208,7 +217,7 @@ class RoparunEngine(Engine[RoparunState]):
         )
 
     def opening_events(self, config: GameConfig) -> list[Event]:
-        return [{"type": "game_created", "num_players": config.num_players, "options": dict(config.options)}]
+        return [{"type": "GameConfigured", "num_players": config.num_players, "options": dict(config.options)}]
 
     def chance_request(self, state: RoparunState) -> ChanceRequest | None:
         if state.stage == DEALER_DRAW:
@@ -279,7 +288,7 @@ class RoparunEngine(Engine[RoparunState]):
             if state.plays_this_turn == 0:
                 raise IllegalMove("RR-11", "must_play", "you have a legal play: play a card first")
             first: Event = {
-                "type": "turn_ended",
+                "type": "TurnEnded",
                 "seat": seat,
                 "reason": "voluntary",
                 "discarded_count": len(state.hands[seat]),
@@ -298,7 +307,7 @@ class RoparunEngine(Engine[RoparunState]):
         play = parse_action(rank, move["action"], self._seven_max(state))
         result = resolve(state.board, state.pawns, seat, play)
         played: Event = {
-            "type": "card_played",
+            "type": "CardPlayed",
             "seat": seat,
             "card": card,
             "action": action_json(play),
@@ -309,7 +318,7 @@ class RoparunEngine(Engine[RoparunState]):
             "order_after": list(result.defect_after),
         }
         if team_finished(state.board.n, result.pawns[seat]):
-            return [played, {"type": "game_won", "seat": seat}]
+            return [played, {"type": "GameWon", "seat": seat}]
         return self._with_auto(state, [played])
 
     # --- automatic steps -------------------------------------------------------------------
@@ -330,10 +339,10 @@ class RoparunEngine(Engine[RoparunState]):
             seat = state.current
             hand = state.hands[seat]
             if not hand:
-                return {"type": "turn_ended", "seat": seat, "reason": "hand_empty", "discarded_count": 0}
+                return {"type": "TurnEnded", "seat": seat, "reason": "hand_empty", "discarded_count": 0}
             if not self.has_legal_play(state, seat):
                 return {
-                    "type": "turn_ended",
+                    "type": "TurnEnded",
                     "seat": seat,
                     "reason": "no_legal_play",
                     "discarded_count": len(hand),
@@ -341,11 +350,11 @@ class RoparunEngine(Engine[RoparunState]):
             return None
         if state.stage == DEAL_DONE:
             nxt = (dealer + 1) % n if self._per_deal(state) else dealer
-            return {"type": "deal_ended", "deal_no": state.deal_no, "next_dealer": nxt}
+            return {"type": "DealEnded", "deal_no": state.deal_no, "next_dealer": nxt}
         if state.stage == BETWEEN_DEALS:
             if not state.stock:
                 new_dealer = dealer if self._per_deal(state) else (dealer + 1) % n
-                return {"type": "cycle_ended", "cycle_no": state.cycle_no, "new_dealer": new_dealer}
+                return {"type": "CycleEnded", "cycle_no": state.cycle_no, "new_dealer": new_dealer}
             return self._deal(state, dealer)
         return None
 
@@ -357,7 +366,7 @@ class RoparunEngine(Engine[RoparunState]):
         hands: list[list[str]] = [[] for _ in range(n)]
         for i in range(total):
             hands[(dealer + 1 + i) % n].append(state.stock[i])
-        return {"type": "cards_dealt", "dealer": dealer, "deal_no": state.deal_no + 1, "hands": hands}
+        return {"type": "CardsDealt", "dealer": dealer, "deal_no": state.deal_no + 1, "hands": hands}
 
     # --- folding ---------------------------------------------------------------------------
     def evolve(self, state: RoparunState, event: Event) -> RoparunState:
@@ -372,16 +381,16 @@ class RoparunEngine(Engine[RoparunState]):
         """Fold one event into ``s`` in place (``s`` is always a fresh copy)."""
         kind = event["type"]
         n = s.num_players
-        if kind == "game_created":
+        if kind == "GameConfigured":
             return
         if kind == CHANCE_EVENT:
             self._apply_chance(s, event)
-        elif kind == "card_played":
+        elif kind == "CardPlayed":
             seat = event["seat"]
             card = event["card"]
             rank = rank_of(card)
             if rank is None:
-                raise ValueError(f"card_played with unknown card {card!r}")
+                raise ValueError(f"CardPlayed with unknown card {card!r}")
             play = parse_action(rank, event["action"], self._seven_max(s))
             result = resolve(s.board, s.pawns, seat, play)
             s.pawns = result.pawns
@@ -404,10 +413,10 @@ class RoparunEngine(Engine[RoparunState]):
                 s.winner = seat
                 s.stage = FINISHED
                 s.current = None
-        elif kind == "game_won":
+        elif kind == "GameWon":
             if s.winner != event["seat"]:
-                raise ValueError("game_won does not match the finished team")
-        elif kind == "turn_ended":
+                raise ValueError("GameWon does not match the finished team")
+        elif kind == "TurnEnded":
             seat = event["seat"]
             s.discard_down.extend(s.hands[seat])
             s.hands[seat] = []
@@ -418,10 +427,10 @@ class RoparunEngine(Engine[RoparunState]):
                 s.current = None
             else:
                 s.current = (seat + 1) % n
-        elif kind == "deal_ended":
+        elif kind == "DealEnded":
             s.dealer = event["next_dealer"]
             s.stage = BETWEEN_DEALS
-        elif kind == "cycle_ended":
+        elif kind == "CycleEnded":
             s.dealer = event["new_dealer"]
             s.stock = list(s.deck)  # RR-8: all cards go back for the new cycle
             s.discard_up = []
@@ -429,7 +438,7 @@ class RoparunEngine(Engine[RoparunState]):
             s.hands = [[] for _ in range(n)]
             s.last_play = None  # its card is back in the deck
             s.stage = SHUFFLE
-        elif kind == "cards_dealt":
+        elif kind == "CardsDealt":
             hands = event["hands"]
             total = sum(len(h) for h in hands)
             s.hands = [list(h) for h in hands]
@@ -557,7 +566,7 @@ class RoparunEngine(Engine[RoparunState]):
         kind = event.get("type")
         if kind == CHANCE_EVENT:
             return {k: v for k, v in event.items() if k != "values"} | {"values": "hidden"}
-        if kind == "cards_dealt":
+        if kind == "CardsDealt":
             hands = event["hands"]
             return event | {
                 "hands": [list(h) if s == seat else None for s, h in enumerate(hands)],

@@ -38,7 +38,7 @@ class RoparunState:
     winner: int | None = None
     draw_contenders: list[int] = field(default_factory=list)
     dealer_draws: list[list[dict[str, Any]]] = field(default_factory=list)  # public draw rounds
-    last_play: dict[str, Any] | None = None  # the latest card_played, public
+    last_play: dict[str, Any] | None = None  # the latest CardPlayed, public
     home_place: list[list[int]] = field(default_factory=list)  # highest finish code seen (invariants)
 
     @property

@@ -44,18 +44,18 @@ def test_chance_card(card: str) -> None:
         assert params["kind"] in me.tickets
     elif effect == "SWAP_END_CITY":
         assert g.s.chance is not None and g.s.chance["stage"] == "offer"
-        g.do(0, {"type": "chance_choice", "opponent": 1, "city": "hoorn"})
+        g.do(0, {"type": "choose_chance", "opponent": 1, "city": "hoorn"})
         assert g.s.chance is not None and g.s.chance["awaiting"] == 1
-        g.do(1, {"type": "chance_choice", "city": "tilburg"})
+        g.do(1, {"type": "choose_chance", "city": "tilburg"})
         assert sorted(g.s.players[0].end_cities()) == ["breda", "tilburg"]
         assert sorted(g.s.players[1].end_cities()) == ["hoorn", "venlo"]
         assert g.s.owners.get("tilburg") == 0 and "hoorn" not in g.s.owners  # the house followed its card
     elif effect == "RIGHT_NEIGHBOUR_TAKES_CITY":
         assert g.s.chance is not None and g.s.chance["awaiting"] == 2  # seated just before seat 0
-        g.do(2, {"type": "chance_choice", "city": "sneek"})
+        g.do(2, {"type": "choose_chance", "city": "sneek"})
         assert g.s.owners["sneek"] == 2 and g.s.players[0].supply == 13
     elif effect == "TAKE_TICKET":
-        g.do(0, {"type": "chance_choice", "opponent": 1, "kind": "FREE_BOAT"})
+        g.do(0, {"type": "choose_chance", "opponent": 1, "kind": "FREE_BOAT"})
         assert (
             me is not g.s.players[0]
             and g.s.players[0].tickets == ["FREE_BOAT"]
@@ -65,9 +65,9 @@ def test_chance_card(card: str) -> None:
         assert g.s.owners["meppel"] == 0 and g.s.yellow[-1] == "meppel"
     elif effect == "TRADE_IN_END_CITY":
         g.top_blue("delfzijl")
-        g.do(0, {"type": "chance_choice", "city": "hoorn"})
+        g.do(0, {"type": "choose_chance", "city": "hoorn"})
         assert g.s.chance is not None and g.s.chance["stage"] == "trade_house"
-        g.do(0, {"type": "chance_choice", "moveHouse": True})
+        g.do(0, {"type": "choose_chance", "move_house": True})
         assert sorted(g.s.players[0].end_cities()) == ["breda", "delfzijl"]
         assert g.s.owners.get("delfzijl") == 0 and "hoorn" not in g.s.owners and g.s.blue[-1] == "hoorn"
     elif effect == "GAIN":
@@ -82,11 +82,11 @@ def test_chance_card(card: str) -> None:
         money[0] -= 3
     elif effect == "GO_TO":
         if g.s.chance is not None and g.s.chance.get("stage") == "route":
-            g.do(0, {"type": "chance_choice"})
+            g.do(0, {"type": "choose_chance"})
         assert g.s.players[0].pos.at == params["city"]
     elif effect == "GO_TO_START_CITY":
         if g.s.chance is not None and g.s.chance.get("stage") == "route":
-            g.do(0, {"type": "chance_choice"})
+            g.do(0, {"type": "choose_chance"})
         assert g.s.players[0].pos.at == g.s.players[0].start_city
     elif effect == "REMOVE_PENALTY":
         assert g.s.players[0].penalty == 0
@@ -123,8 +123,8 @@ def test_chance_choices_can_be_declined() -> None:
     for card in ("K13", "K17", "K22"):
         g = _setup(card)
         g.arrive_and_answer(True)
-        assert {"type": "chance_choice", "decline": True} in g.legal()
-        ev = g.do(0, {"type": "chance_choice", "decline": True})
+        assert {"type": "choose_chance", "decline": True} in g.legal()
+        ev = g.do(0, {"type": "choose_chance", "decline": True})
         assert g.types(ev) == ["ChanceDeclined", "PurchaseOpened"]
 
 
@@ -134,7 +134,7 @@ def test_chance_free_city_takeover_and_own_city_lapse() -> None:
     g.own(1, "meppel")
     g.arrive_and_answer(True)
     assert g.s.chance is not None and g.s.chance["stage"] == "free_city"
-    g.do(0, {"type": "chance_choice", "take": True})
+    g.do(0, {"type": "choose_chance", "take": True})
     assert g.s.owners["meppel"] == 0 and g.s.players[1].supply == 15
     g = _setup("K19")
     g.own(0, "meppel")

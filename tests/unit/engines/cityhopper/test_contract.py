@@ -21,7 +21,7 @@ def test_moves_are_the_spec_actions_with_examples() -> None:
     docs = {d.type: d for d in E.moves()}
     assert list(docs) == [
         "roll_start", "roll", "move", "answer", "buy_city", "buy_end_city", "buy_flight",
-        "skip_purchase", "fly_with_ticket", "chance_choice",
+        "skip_purchase", "fly_with_ticket", "choose_chance",
     ]  # fmt: skip
     for d in docs.values():
         assert d.example["type"] == d.type and d.rules and d.description
@@ -31,7 +31,7 @@ def test_moves_are_the_spec_actions_with_examples() -> None:
 
 def test_options_schema_defaults() -> None:
     schema = E.options_schema()
-    prop = schema["properties"]["startingMoney"]
+    prop = schema["properties"]["starting_money"]
     assert prop["default"] == 10 and "R-2" in prop["description"]
 
 
@@ -47,7 +47,7 @@ def test_options_schema_defaults() -> None:
         {"type": "move", "edge": "road:amsterdam--leiden", "extra": 1},
         {"type": "buy_city"},
         {"type": "answer", "payload": {"option": "a"}},
-        {"type": "chance_choice", "decline": True},
+        {"type": "choose_chance", "decline": True},
     ],
 )
 def test_malformed_or_out_of_phase_moves_raise_illegal_move(move: dict[str, Any]) -> None:

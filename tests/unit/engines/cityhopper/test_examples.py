@@ -199,7 +199,7 @@ def test_example_E11_house_sale() -> None:
     g.do(0, {"type": "move", "edge": "road:amsterdam--haarlem"})
     g.arrive_and_answer(True)
     assert g.s.players[0].money == 9
-    g.do(0, {"type": "buy_end_city", "city": "tilburg", "sellHouse": "hoorn"})
+    g.do(0, {"type": "buy_end_city", "city": "tilburg", "sell_house": "hoorn"})
     assert "hoorn" not in g.s.owners and g.s.owners["tilburg"] == 0 and g.s.players[0].money == 2
 
 

@@ -18,7 +18,7 @@ def _illegal(g: Game, seat: int, move: dict[str, object]) -> IllegalMove:
 
 def test_CH1_R1_two_to_four_players() -> None:
     for n in (2, 3, 4):
-        assert E.normalize_options(n, {})["startingMoney"] == 10
+        assert E.normalize_options(n, {})["starting_money"] == 10
     for n in (1, 5):
         with pytest.raises(InvalidOptions) as info:
             E.normalize_options(n, {})
@@ -35,11 +35,11 @@ def test_CH2_seat_order_is_clockwise() -> None:
 
 
 def test_CH3_R2_starting_money_configurable() -> None:
-    assert [p.money for p in Game(3, startingMoney=25).s.players] == [25, 25, 25]
-    assert E.options_schema()["properties"]["startingMoney"]["default"] == 10
+    assert [p.money for p in Game(3, starting_money=25).s.players] == [25, 25, 25]
+    assert E.options_schema()["properties"]["starting_money"]["default"] == 10
     for bad in (-1, 101, "10", True):
         with pytest.raises(InvalidOptions):
-            E.normalize_options(2, {"startingMoney": bad})
+            E.normalize_options(2, {"starting_money": bad})
 
 
 def test_CH4_R32_decks_shuffled_by_chance_and_ticket_stock() -> None:
@@ -334,7 +334,7 @@ def test_CH35_no_trading_moves() -> None:
     assert _illegal(g, 0, {"type": "give_money", "to": 1}).code == "unknown_move"
     assert {d.type for d in E.moves()} == {
         "roll_start", "roll", "move", "answer", "buy_city", "buy_end_city", "buy_flight",
-        "skip_purchase", "fly_with_ticket", "chance_choice",
+        "skip_purchase", "fly_with_ticket", "choose_chance",
     }  # fmt: skip
 
 
@@ -378,7 +378,7 @@ def test_CH40_R30_sale_only_with_empty_supply() -> None:
     g.own(0, "venlo")
     g.do(0, {"type": "move", "edge": "road:delft--rotterdam"})
     g.arrive_and_answer(True)
-    assert _illegal(g, 0, {"type": "buy_end_city", "city": "breda", "sellHouse": "venlo"}).rule == "CH-40"
+    assert _illegal(g, 0, {"type": "buy_end_city", "city": "breda", "sell_house": "venlo"}).rule == "CH-40"
     g.edit().players[0].supply = 0
     g.edit().bank_in += 0
     with pytest.raises(IllegalMove):
@@ -471,9 +471,9 @@ def test_CH54_CH56_R26_swap_with_blocked_house() -> None:
     g.top_green("K13")
     g.do(0, {"type": "move", "edge": "road:kampen--zwolle"})
     g.arrive_and_answer(True)
-    g.do(0, {"type": "chance_choice", "opponent": 1, "city": "hoorn"})
+    g.do(0, {"type": "choose_chance", "opponent": 1, "city": "hoorn"})
     assert E.view(g.s, None)["chance"]["city"] is None
-    g.do(1, {"type": "chance_choice", "city": "tilburg"})
+    g.do(1, {"type": "choose_chance", "city": "tilburg"})
     assert g.s.owners == {"tilburg": 0, "hoorn": 1}
     assert g.problems() == []
 
@@ -555,8 +555,8 @@ def test_R27_free_city_with_empty_supply_only_for_an_end_city() -> None:
     g = draw("assen", ("breda", "tilburg"))
     assert g.s.phase == "PURCHASE" and "assen" not in g.s.owners  # lapsed
     g = draw("assen", ("assen", "tilburg"))
-    assert {"type": "chance_choice", "take": True, "sellHouse": "hoorn"} in g.legal()
-    g.do(0, {"type": "chance_choice", "take": True, "sellHouse": "hoorn"})
+    assert {"type": "choose_chance", "take": True, "sell_house": "hoorn"} in g.legal()
+    g.do(0, {"type": "choose_chance", "take": True, "sell_house": "hoorn"})
     assert g.s.owners["assen"] == 0 and "hoorn" not in g.s.owners and g.s.players[0].money == 21
     assert g.problems() == []
 

@@ -74,7 +74,7 @@ def test_move_docs_name_the_spec_actions() -> None:
         "choose_white_pawn",
         "bid",
         "discard",
-        "play",
+        "play_card",
         "choose_pawn_move",
         "decline_move",
         "choose_penalty_pawn",
@@ -94,8 +94,8 @@ def test_move_docs_name_the_spec_actions() -> None:
         {"type": "bid", "n": 2, "trump": ["S"]},
         {"type": "bid", "n": 2, "trump": "S", "extra": 1},
         {"type": "discard"},
-        {"type": "play", "card": "11S"},
-        {"type": "play", "card": 7},
+        {"type": "play_card", "card": "11S"},
+        {"type": "play_card", "card": 7},
         {"type": "choose_white_pawn", "use": "yes"},
         {"type": "choose_pawn_move", "pawn": None, "steps": "5"},
         {"type": "choose_penalty_pawn"},
@@ -164,7 +164,7 @@ def _probes(state, seat):  # type: ignore[no-untyped-def]
     out += [{"type": "bid", "n": n} for n in range(0, 11)]
     out += [{"type": "bid", "n": n, "trump": t} for n in (1, 5) for t in ("S", "D", "none")]
     out += [{"type": "discard", "card": c} for c in deck(4)[::3]]
-    out += [{"type": "play", "card": c} for c in deck(4)[::2]]
+    out += [{"type": "play_card", "card": c} for c in deck(4)[::2]]
     out += [
         {"type": "choose_pawn_move", "pawn": p, "steps": s} for p in ("green", "red") for s in (1, 2, 5, 10)
     ]

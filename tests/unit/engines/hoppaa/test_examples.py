@@ -87,13 +87,13 @@ def test_example_EX_5_low_trump_wins_and_following_suit_is_compulsory() -> None:
     }
     state = _bids(new_game(4, hands), [4, 1, 1, 1], trump="D")
     assert state.turn == B
-    state, _ = act(state, B, {"type": "play", "card": "10S"})
+    state, _ = act(state, B, {"type": "play_card", "card": "10S"})
     with pytest.raises(IllegalMove) as err:
-        ENGINE.decide(state, C, {"type": "play", "card": "4D"})
+        ENGINE.decide(state, C, {"type": "play_card", "card": "4D"})
     assert err.value.rule == "HP-21"
-    state, _ = act(state, C, {"type": "play", "card": "3S"})
-    state, _ = act(state, D, {"type": "play", "card": "5S"})
-    state, events = act(state, A, {"type": "play", "card": "2D"})
+    state, _ = act(state, C, {"type": "play_card", "card": "3S"})
+    state, _ = act(state, D, {"type": "play_card", "card": "5S"})
+    state, events = act(state, A, {"type": "play_card", "card": "2D"})
     assert events[-1] == {"type": "TrickWon", "winner": A, "number": 1, "cards": ["10S", "3S", "5S", "2D"]}
     assert state.turn == A and state.tricks_won[A] == 1
 
@@ -109,8 +109,8 @@ def test_example_EX_6_trump_hearts_beats_the_ten_of_diamonds() -> None:
     state = _bids(new_game(4, hands), [1, 1, 1, 4], trump="H")
     assert state.turn == A
     for seat, card in ((A, "6D"), (B, "8D"), (C, "10D")):
-        state, _ = act(state, seat, {"type": "play", "card": card})
-    state, events = act(state, D, {"type": "play", "card": "3H"})
+        state, _ = act(state, seat, {"type": "play_card", "card": card})
+    state, events = act(state, D, {"type": "play_card", "card": "3H"})
     assert events[-1]["winner"] == D and state.turn == D
 
 
@@ -150,7 +150,7 @@ def test_example_EX_10_penalty_onto_red_dot_goes_to_25() -> None:
     """EX-10: B bid 2 won 3 at (33, 0); red is on start so green takes it: 33 -> 32 -> 25."""
     state = scoring_state([[0, 0], [33, 0], [0, 0], [0, 0]], [1, 2, 2, 1], [1, 3, 1, 4], opener=B)
     events = continue_scoring(state)
-    assert events[0]["type"] == "AutoResult" and events[0]["reason"] == "only_pawn"
+    assert events[0]["type"] == "MoveAutoResolved" and events[0]["reason"] == "only_pawn"
     assert (events[0]["pawn"], events[0]["from"], events[0]["to"]) == ("green", 33, 25)
 
 

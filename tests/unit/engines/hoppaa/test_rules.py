@@ -96,7 +96,7 @@ def test_HP_9_white_pawn_from_round_two_goes_to_lowest_pawn() -> None:
     state = scoring_state([[0, 9], [0, 35], [4, 35], [0, 20]], [1, 1, 1, 1], [3, 2, 2, 2], opener=B)
     state.round = 1
     events = continue_scoring(state)
-    assert all(e["type"] == "AutoResult" for e in events[:-1])
+    assert all(e["type"] == "MoveAutoResolved" for e in events[:-1])
     after = state
     for e in events:
         after = ENGINE.evolve(after, e)
@@ -180,7 +180,7 @@ def test_HP_17_discards_take_no_part_and_nine_cards_are_played() -> None:
     assert len(played) == 36 and not discards & set(played)
     with pytest.raises(IllegalMove) as err:
         s2 = bid_all(white(new_game(4)), [1, 2, 2, 2])
-        ENGINE.decide(s2, s2.turn, {"type": "play", "card": s2.discards[s2.turn]})
+        ENGINE.decide(s2, s2.turn, {"type": "play_card", "card": s2.discards[s2.turn]})
     assert _rule(err) == "HP-17"
 
 
@@ -199,27 +199,27 @@ def test_HP_18_HP_19_HP_20_lead_any_card_then_clockwise() -> None:
     state = _trick_state()
     assert state.phase == PLAY and state.turn == B
     assert len(ENGINE.legal_moves(state, B)) == 9
-    state, _ = act(state, B, {"type": "play", "card": "5H"})
+    state, _ = act(state, B, {"type": "play_card", "card": "5H"})
     assert ENGINE.to_move(state) == [C]
     with pytest.raises(IllegalMove) as err:
-        ENGINE.decide(state, D, {"type": "play", "card": "2C"})
+        ENGINE.decide(state, D, {"type": "play_card", "card": "2C"})
     assert _rule(err) == "HP-20"
 
 
 def test_HP_21_HP_22_follow_suit_else_anything_trumping_optional() -> None:
     """HP-21, HP-22: follow the led suit with any card of it; void: trump or discard, trumping optional."""
     state = _trick_state()
-    state, _ = act(state, B, {"type": "play", "card": "5H"})
+    state, _ = act(state, B, {"type": "play_card", "card": "5H"})
     assert {m["card"] for m in ENGINE.legal_moves(state, C)} <= {"10H"} | {
         c for c in state.hands[C] if "H" in c
     }
     with pytest.raises(IllegalMove) as err:
-        ENGINE.decide(state, C, {"type": "play", "card": "AD"})
+        ENGINE.decide(state, C, {"type": "play_card", "card": "AD"})
     assert _rule(err) == "HP-21" and err.value.code == "must_follow_suit"
-    state, _ = act(state, C, {"type": "play", "card": "10H"})
+    state, _ = act(state, C, {"type": "play_card", "card": "10H"})
     assert len(ENGINE.legal_moves(state, D)) == 9  # D has only clubs (trump): any card
-    state, _ = act(state, D, {"type": "play", "card": "2C"})
-    state, events = act(state, A, {"type": "play", "card": "9H"})
+    state, _ = act(state, D, {"type": "play_card", "card": "2C"})
+    state, events = act(state, A, {"type": "play_card", "card": "9H"})
     assert events[-1]["winner"] == D  # low trump beats the 10 of hearts
 
 
@@ -235,7 +235,7 @@ def test_HP_24_HP_25_winner_leads_and_nine_tricks() -> None:
     """HP-24, HP-25: the trick winner leads the next trick; a round has 9 tricks."""
     state = _trick_state()
     for seat, card in ((B, "5H"), (C, "10H"), (D, "2C"), (A, "9H")):
-        state, _ = act(state, seat, {"type": "play", "card": card})
+        state, _ = act(state, seat, {"type": "play_card", "card": card})
     assert state.turn == D and state.trick == []
     state, log = finish_round(state)
     assert sum(1 for e in log if e["type"] == "TrickWon") == 8
@@ -321,7 +321,7 @@ def test_HP_34_no_legal_forward_move_nothing_moves() -> None:
     """HP-34: no forward move is legal: no pawn moves (an automatic result)."""
     state = scoring_state([[0, 0], [35, 34], [0, 0], [0, 0]], [1, 3, 1, 1], [2, 3, 2, 2], opener=B)
     events = continue_scoring(state)
-    assert events[0]["type"] == "AutoResult" and events[0]["pawn"] is None and events[0]["steps"] == 0
+    assert events[0]["type"] == "MoveAutoResolved" and events[0]["pawn"] is None and events[0]["steps"] == 0
 
 
 def test_HP_35_a_legal_forward_move_is_compulsory() -> None:
@@ -429,7 +429,7 @@ def test_HP_42_HP_44_solo_win_ends_the_game_at_once() -> None:
     state = scoring_state([[0, 0], [35, 31], [33, 33], [0, 0]], [1, 4, 2, 1], [2, 4, 2, 1], opener=B)
     state.pawns[C] = [33, 34]
     events = continue_scoring(state)
-    assert [e["type"] for e in events] == ["AutoResult", "GameEnded"]
+    assert [e["type"] for e in events] == ["MoveAutoResolved", "GameEnded"]
     after = state
     for e in events:
         after = ENGINE.evolve(after, e)

@@ -202,10 +202,10 @@ def test_HP_R20_revoke_is_impossible() -> None:
     hands = {B: ["5H"], C: ["10H", "AD"]}
     state = bid_all(white(new_game(4, hands)), [4, 1, 1, 1])
     assert state.phase == PLAY and state.turn == B
-    state, _ = act(state, B, {"type": "play", "card": "5H"})
+    state, _ = act(state, B, {"type": "play_card", "card": "5H"})
     assert all(m["card"].endswith("H") for m in ENGINE.legal_moves(state, C))
     with pytest.raises(IllegalMove) as err:
-        ENGINE.decide(state, C, {"type": "play", "card": "AD"})
+        ENGINE.decide(state, C, {"type": "play_card", "card": "AD"})
     assert err.value.rule == "HP-21"
 
 
@@ -262,7 +262,7 @@ def test_HP_R25_no_team_talk_rule_and_no_extra_actions() -> None:
         "choose_white_pawn",
         "bid",
         "discard",
-        "play",
+        "play_card",
         "choose_pawn_move",
         "decline_move",
         "choose_penalty_pawn",

@@ -98,11 +98,11 @@ def bid(choice: str) -> Move:
 
 
 def play(card: str) -> Move:
-    return {"type": "play", "card": card}
+    return {"type": "play_card", "card": card}
 
 
 def legal_cards(state: KlapperState, seat: int) -> set[str]:
-    return {m["card"] for m in E.legal_moves(state, seat) if m["type"] == "play"}
+    return {m["card"] for m in E.legal_moves(state, seat) if m["type"] == "play_card"}
 
 
 def play_out_deal(

@@ -63,11 +63,11 @@ def test_teams_for_partnership_modes() -> None:
 
 def test_move_docs_follow_the_action_table() -> None:
     docs = {d.type: d for d in E.moves()}
-    assert set(docs) == {"bid", "choose_trump", "pass", "declare_roem", "play"}
+    assert set(docs) == {"bid", "choose_trump", "pass", "declare_roem", "play_card"}
     assert docs["bid"].params["required"] == ["choice"]
     assert docs["choose_trump"].params["required"] == ["suit"]
     assert docs["declare_roem"].params["required"] == ["melds"]
-    assert docs["play"].params["required"] == ["card"]
+    assert docs["play_card"].params["required"] == ["card"]
     assert all(d.rules and d.example["type"] == d.type for d in docs.values())
 
 
@@ -86,11 +86,11 @@ def test_decide_accepts_exactly_the_listed_moves(n: int) -> None:
         for move in legal:
             assert E.decide(state, seat, move)
         assert E.full_view(state) == snapshot  # decide never mutates
-        listed = {m.get("card") for m in legal if m["type"] == "play"}
+        listed = {m.get("card") for m in legal if m["type"] == "play_card"}
         for card in NAMES:
             if state.phase == "play" and card not in listed:
                 with pytest.raises(IllegalMove) as err:
-                    E.decide(state, seat, {"type": "play", "card": card})
+                    E.decide(state, seat, {"type": "play_card", "card": card})
                 assert err.value.rule in {"KL-17", "KL-19", "KL-20", "KL-25"}
         for other in range(n):
             if other != seat:
@@ -111,7 +111,7 @@ def test_malformed_moves_raise_illegal_move() -> None:
         [],
         {},
         {"type": 3},
-        {"type": "play", "card": 10},
+        {"type": "play_card", "card": 10},
         {"type": "declare_roem"},
         {"type": "declare_roem", "melds": "run3"},
         {"type": "declare_roem", "melds": [{"type": "run3"}]},

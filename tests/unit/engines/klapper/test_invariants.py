@@ -84,7 +84,7 @@ def test_KL35_invariant_roem_only_for_highest() -> None:
         (1, play("9C")),
     )
     for seat in (2, 3, 0):
-        state = run(state, seat, next(m for m in E.legal_moves(state, seat) if m["type"] == "play"))
+        state = run(state, seat, next(m for m in E.legal_moves(state, seat) if m["type"] == "play_card"))
     assert state.roem_scored == [0, 30] and E.invariants(state) == []
     state.roem_scored = [30, 0]
     assert "KL-35" in _rules(state)

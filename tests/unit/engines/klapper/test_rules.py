@@ -282,7 +282,7 @@ def test_KL24_winner_leads_next_trick() -> None:
     state = run(state, 1, bid("play"))
     for _ in range(4):
         seat = E.to_move(state)[0]
-        state = run(state, seat, next(m for m in E.legal_moves(state, seat) if m["type"] == "play"))
+        state = run(state, seat, next(m for m in E.legal_moves(state, seat) if m["type"] == "play_card"))
     assert E.to_move(state) == [state.tricks[0].winner]
 
 
@@ -291,7 +291,7 @@ def test_KL25_engine_rejects_illegal_and_malformed_cards() -> None:
     state = moves(state, (1, bid("play")), (1, play("AS")))  # proposed suit from dealer's last card
     assert rejected(state, 2, play("AS")).code == "not_in_hand"
     assert rejected(state, 2, play("ZZ")).rule == "KL-25"
-    assert rejected(state, 2, {"type": "play"}).rule == "KL-25"
+    assert rejected(state, 2, {"type": "play_card"}).rule == "KL-25"
     assert rejected(state, 2, {"type": "jump"}).code == "unknown_move"
     assert rejected(state, 2, "nonsense").code == "malformed_move"
 
@@ -327,7 +327,7 @@ def test_KL29_roem_only_in_first_trick_at_own_turn_once() -> None:
     assert not any(m["type"] == "declare_roem" for m in E.legal_moves(state, 1))
     state = run(state, 1, play("9C"))
     for seat in (2, 3, 0):
-        state = run(state, seat, next(m for m in E.legal_moves(state, seat) if m["type"] == "play"))
+        state = run(state, seat, next(m for m in E.legal_moves(state, seat) if m["type"] == "play_card"))
     late = {"type": "declare_roem", "melds": [{"type": "run3", "cards": ["AD", "KD", "QD"]}]}
     leader = E.to_move(state)[0]
     assert rejected(state, leader, late).rule == "KL-29"
@@ -337,7 +337,7 @@ def test_KL29_undeclared_roem_is_lost() -> None:
     state = dealt(4, {1: ["AS", "KS", "QS", "JS", "10S", "9D"]})
     state = moves(state, (1, bid("play")), (1, play("9D")))
     for seat in (2, 3, 0):
-        state = run(state, seat, next(m for m in E.legal_moves(state, seat) if m["type"] == "play"))
+        state = run(state, seat, next(m for m in E.legal_moves(state, seat) if m["type"] == "play_card"))
     assert state.roem_settled and state.roem_scored == [0, 0]
 
 
@@ -551,3 +551,17 @@ def test_KL48_six_players_alternating_teams_four_cards_partner_roem() -> None:
 
 def test_all_cards_named_once() -> None:
     assert len(set(NAMES)) == 24 and best_total([], H) == 0
+
+
+def test_KL29_KL33_melds_and_their_cards_may_be_listed_in_any_order() -> None:
+    """KL-29, KL-33: a roem declaration is a set of melds, each a set of cards; no listed order is
+    refused, and every order scores the same total."""
+    state = dealt(4, {1: ["AH", "KH", "QH", "JH", "9D", "9C"], 0: ["AS", "10S", "9S", "10D", "JD", "9H"]})
+    state = run(state, 1, bid("play"))
+    run4 = {"type": "run4", "cards": ["AH", "KH", "QH", "JH"]}
+    stuk = {"type": "stuk", "cards": ["KH", "QH"]}
+    totals = set()
+    for melds in ([run4, stuk], [stuk, run4],
+                  [{"type": "run4", "cards": ["JH", "QH", "AH", "KH"]}, {"type": "stuk", "cards": ["QH", "KH"]}]):
+        totals.add(E.decide(state, 1, {"type": "declare_roem", "melds": melds})[0]["total"])
+    assert totals == {70}

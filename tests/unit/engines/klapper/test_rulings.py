@@ -48,7 +48,7 @@ def test_KLR4_turned_card_public_all_deal() -> None:
     state = dealt(4, {0: ["AS", "KS", "QS", "JS", "10S", "KD"]})
     state = run(state, 1, bid("play"))
     for seat in (1, 2):
-        state = run(state, seat, next(m for m in E.legal_moves(state, seat) if m["type"] == "play"))
+        state = run(state, seat, next(m for m in E.legal_moves(state, seat) if m["type"] == "play_card"))
     for viewer in (None, 1, 2, 3):
         assert E.view(state, viewer)["turned_card"] == "KD"
         assert not E.view(state, viewer)["turned_card_on_table"]
@@ -242,7 +242,7 @@ def test_KLR22_stuk_declared_in_first_trick_not_when_played() -> None:
     state = dealt(4, {1: ["KH", "QH", "AS", "KS", "9C", "9D"], 0: ["AD", "10S", "9S", "10D", "JD", "9H"]})
     state = moves(state, (1, bid("play")), (1, play("9C")))
     for seat in (2, 3, 0):
-        state = run(state, seat, next(m for m in E.legal_moves(state, seat) if m["type"] == "play"))
+        state = run(state, seat, next(m for m in E.legal_moves(state, seat) if m["type"] == "play_card"))
     assert state.roem_scored == [0, 0]
     leader = E.to_move(state)[0]
     err = rejected(

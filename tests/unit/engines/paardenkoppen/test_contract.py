@@ -129,7 +129,7 @@ def test_deal_event_redaction_hides_the_deck_order() -> None:
         red = ENGINE.redact_event(event, seat, before, after)
         assert red["values"] == "hidden" and red["hand_sizes"] == [13] * 4
         assert red.get("hand") == (None if seat is None else ENGINE.view(after, seat)["hand"])
-    public = {"type": "passed", "seat": 1, "paid": 1}
+    public = {"type": "Passed", "seat": 1, "paid": 1}
     assert ENGINE.redact_event(public, 2, after, after) == public
 
 
@@ -138,7 +138,7 @@ def test_bad_events_are_rejected_by_evolve() -> None:
     with pytest.raises(ValueError):
         ENGINE.evolve(state, {"type": "mystery"})
     with pytest.raises(ValueError):
-        ENGINE.evolve(state, {"type": "card_played", "seat": 0, "card": "cow-99", "head_payout": 0})
+        ENGINE.evolve(state, {"type": "CardPlayed", "seat": 0, "card": "cow-99", "head_payout": 0})
 
 
 def test_rules_table_is_complete() -> None:

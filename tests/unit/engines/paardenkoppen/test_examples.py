@@ -63,7 +63,7 @@ def test_example_E3_only_the_6_opens_a_row() -> None:
     state = arrange(base, {}, {B: no_six, C: c_hand}, to_move=B)
     assert legal(state) == [{"type": "pass"}]
     state, events = pass_turn(state)
-    assert events == [{"type": "passed", "seat": B, "paid": 1}]
+    assert events == [{"type": "Passed", "seat": B, "paid": 1}]
     assert state.pot == 1 and state.current_seat == C
     assert ENGINE.invariants(state) == []
     assert legal(state) == [{"type": "play_card", "card": "horse-6"}]
@@ -124,7 +124,7 @@ def test_example_E6_must_play_else_pass() -> None:
     blocked = arrange(base, {**rows, "cow": (4, 7)}, {C: ["goat-10", "cow-2", "horse-13"]}, to_move=C)
     assert legal(blocked) == [{"type": "pass"}]
     after, events = pass_turn(blocked)
-    assert events == [{"type": "passed", "seat": C, "paid": 1}] and after.pot == blocked.pot + 1
+    assert events == [{"type": "Passed", "seat": C, "paid": 1}] and after.pot == blocked.pot + 1
 
 
 def test_example_E7_round_end_and_pot() -> None:
@@ -132,8 +132,8 @@ def test_example_E7_round_end_and_pot() -> None:
     state = arrange(base, {"cow": (6, 7)}, {D: ["cow-8"]}, pot=7, to_move=D)
     before = state.balances[D]
     events = ENGINE.decide(state, D, {"type": "play_card", "card": "cow-8"})
-    assert [e["type"] for e in events] == ["card_played", "round_ended", "round_started", "antes_paid"]
-    assert events[1] == {"type": "round_ended", "seat_out": D, "pot_payout": 7}
+    assert [e["type"] for e in events] == ["CardPlayed", "RoundEnded", "RoundStarted", "AntesPaid"]
+    assert events[1] == {"type": "RoundEnded", "seat_out": D, "pot_payout": 7}
     ended = fold(state, events[:2])
     assert ended.balances[D] == before + 7 and ended.pot == 0
     assert ENGINE.to_move(ended) == []  # nobody else plays
@@ -155,7 +155,7 @@ def test_example_E8_carry_over() -> None:
 def test_example_E9_rotation() -> None:
     cfg = config(4, first_start_player=C)
     _, log, _ = drive(cfg, 9, stop=lambda s: s.round_no > 3)
-    rounds = [e for e in log if e["type"] == "round_started"]
+    rounds = [e for e in log if e["type"] == "RoundStarted"]
     seen = [(e["round_no"], e["dealer"], e["start_player"]) for e in rounds[:3]]
     assert seen == [(1, B, C), (2, C, D), (3, D, A)]
 
@@ -165,12 +165,12 @@ def test_example_E10_ten_rounds() -> None:
     assert base.options["rounds"] == 10
     state = arrange(base, {"pig": (6, 6)}, {A: ["pig-7"]}, to_move=A, round_no=10)
     events = ENGINE.decide(state, A, {"type": "play_card", "card": "pig-7"})
-    assert events[-1]["type"] == "game_ended" and events[-1]["reason"] == "rounds_done"
+    assert events[-1]["type"] == "GameEnded" and events[-1]["reason"] == "rounds_done"
     final = fold(state, events)
     outcome = ENGINE.outcome(final)
     assert outcome is not None and outcome.scores == [float(b) for b in final.balances]
     nine = arrange(base, {"pig": (6, 6)}, {A: ["pig-7"]}, to_move=A, round_no=9)
-    assert ENGINE.decide(nine, A, {"type": "play_card", "card": "pig-7"})[-1]["type"] == "antes_paid"
+    assert ENGINE.decide(nine, A, {"type": "play_card", "card": "pig-7"})[-1]["type"] == "AntesPaid"
 
 
 def test_example_E11_the_6_rule() -> None:
@@ -212,8 +212,8 @@ def test_example_E13_head_card_as_the_last_card() -> None:
     state = arrange(base, {"pig": (1, 10)}, {B: ["pig-11"]}, fields=[15, 15, 45, 15], pot=6, to_move=B)
     before = state.balances[B]
     events = ENGINE.decide(state, B, {"type": "play_card", "card": "pig-11"})
-    assert events[0] == {"type": "card_played", "seat": B, "card": "pig-11", "head_payout": 45}
-    assert events[1] == {"type": "round_ended", "seat_out": B, "pot_payout": 6}
+    assert events[0] == {"type": "CardPlayed", "seat": B, "card": "pig-11", "head_payout": 45}
+    assert events[1] == {"type": "RoundEnded", "seat_out": B, "pot_payout": 6}
     ended = fold(state, events[:2])
     assert ended.balances[B] == before + 51
 
@@ -222,7 +222,7 @@ def test_example_E14_pass_with_no_chips() -> None:
     base = started(4)
     state = arrange(base, {}, {C: ["horse-1", "cow-2"]}, balances=[290, 260, 0, 290 - 40], pot=0, to_move=C)
     after, events = pass_turn(state)
-    assert events == [{"type": "passed", "seat": C, "paid": 0}]
+    assert events == [{"type": "Passed", "seat": C, "paid": 0}]
     assert after.pot == 0 and after.balances[C] == 0 and after.current_seat == D
 
 
@@ -233,7 +233,7 @@ def test_example_E15_cannot_ante(end_mode: str) -> None:
         base, {"cow": (6, 6)}, {A: ["cow-7"]}, balances=[300, 200, 15, 245], to_move=A, round_no=6
     )
     events = ENGINE.decide(state, A, {"type": "play_card", "card": "cow-7"})
-    assert [e["type"] for e in events] == ["card_played", "round_ended", "game_ended"]
+    assert [e["type"] for e in events] == ["CardPlayed", "RoundEnded", "GameEnded"]
     assert events[-1]["reason"] == "cannot_ante"
     final = fold(state, events)
     assert final.round_no == 6 and final.balances[C] == 15  # round 7 not played, no antes
@@ -256,7 +256,7 @@ def test_example_E16_tie_share_and_play_on() -> None:
         base, {"cow": (6, 6)}, {B: ["cow-7"]}, fields=[0] * 4, balances=balances, to_move=B, round_no=10
     )
     events = ENGINE.decide(on, B, {"type": "play_card", "card": "cow-7"})
-    assert [e["type"] for e in events][-2:] == ["round_started", "antes_paid"]
+    assert [e["type"] for e in events][-2:] == ["RoundStarted", "AntesPaid"]
     assert events[-2]["round_no"] == 11
     r11 = fold(on, events)
     r11 = ENGINE.evolve(r11, deal_event(counter=1))
@@ -275,4 +275,4 @@ def test_example_E16_tie_share_and_play_on() -> None:
     )
     assert ENGINE.invariants(still) == []
     events = ENGINE.decide(still, B, {"type": "play_card", "card": "cow-7"})
-    assert events[-2]["type"] == "round_started" and events[-2]["round_no"] == 12
+    assert events[-2]["type"] == "RoundStarted" and events[-2]["round_no"] == 12

@@ -44,7 +44,7 @@ def test_hidden_information_in_views_and_events(n: int) -> None:
             hidden |= {card_id(c) for s, hand in enumerate(before.hands) if s != seat for c in hand}
             played = {card_id(c) for a in range(4) for c in (a * 13 + r - 1 for r in after.rows[a])}
             hidden -= played
-            if event.get("type") == "card_played":
+            if event.get("type") == "CardPlayed":
                 hidden.discard(event["card"])
             view = ENGINE.view(after, seat)
             if seat is None and view["hand"] is not None:

@@ -86,7 +86,7 @@ def test_PK_5_R9_start_player_from_config_or_recorded_draw() -> None:
     # covers PK-5 (see RULES.md)
     cfg = config(5, first_start_player=3)
     events = ENGINE.opening_events(cfg)
-    assert events[1] == {"type": "start_player_chosen", "seat": 3, "dealer": 2}
+    assert events[1] == {"type": "StartPlayerChosen", "seat": 3, "dealer": 2}
     drawn = config(5)
     state = fold(ENGINE.initial_state(drawn), ENGINE.opening_events(drawn))
     request = ENGINE.chance_request(state)
@@ -232,7 +232,7 @@ def test_PK_18_R11_head_payout_then_pot_and_nobody_plays_on() -> None:
     state = arrange(base, {"goat": (1, 9)}, {C: ["goat-10"]}, fields=[15, 15, 15, 30], pot=4, to_move=C)
     events = ENGINE.decide(state, C, {"type": "play_card", "card": "goat-10"})
     assert events[0]["head_payout"] == 30 and events[1] == {
-        "type": "round_ended",
+        "type": "RoundEnded",
         "seat_out": C,
         "pot_payout": 4,
     }
@@ -253,7 +253,7 @@ def test_PK_20_rotation_dealer_is_old_start_player() -> None:
     base = started(6, start=E)
     state = arrange(base, {"pig": (6, 6)}, {A: ["pig-5"]}, to_move=A)
     events = ENGINE.decide(state, A, {"type": "play_card", "card": "pig-5"})
-    assert events[2] == {"type": "round_started", "round_no": 2, "dealer": E, "start_player": 5}
+    assert events[2] == {"type": "RoundStarted", "round_no": 2, "dealer": E, "start_player": 5}
 
 
 # --- game end ----------------------------------------------------------------------------------------
@@ -268,12 +268,12 @@ def test_PK_21_R5_R6_fixed_rounds_and_until_cannot_ante() -> None:
         started(4, rounds=3, end_mode="until_cannot_ante"), {"pig": (6, 6)}, {A: ["pig-5"]}, to_move=A
     )
     endless = arrange(endless, {"pig": (6, 6)}, {A: ["pig-5"]}, to_move=A, round_no=30)
-    assert ENGINE.decide(endless, A, {"type": "play_card", "card": "pig-5"})[-1]["type"] == "antes_paid"
+    assert ENGINE.decide(endless, A, {"type": "play_card", "card": "pig-5"})[-1]["type"] == "AntesPaid"
     # exactly 20 can still ante; 19 cannot
     ok = arrange(
         started(4), {"pig": (6, 6)}, {A: ["pig-5"]}, balances=[20, 300, 300, 200], fields=[5] * 4, to_move=A
     )
-    assert ENGINE.decide(ok, A, {"type": "play_card", "card": "pig-5"})[-1]["type"] == "antes_paid"
+    assert ENGINE.decide(ok, A, {"type": "play_card", "card": "pig-5"})[-1]["type"] == "AntesPaid"
     low = arrange(
         started(4), {"pig": (6, 6)}, {B: ["pig-5"]}, balances=[19, 300, 300, 201], fields=[5] * 4, to_move=B
     )
@@ -310,7 +310,7 @@ def test_PK_23_R7_play_on_stopped_by_cannot_ante_shares() -> None:
         round_no=10,
     )
     events = ENGINE.decide(state, C, {"type": "play_card", "card": "pig-5"})
-    assert events[-1]["type"] == "game_ended" and events[-1]["reason"] == "cannot_ante"
+    assert events[-1]["type"] == "GameEnded" and events[-1]["reason"] == "cannot_ante"
     assert events[-1]["winners"] == [A, B]
 
 
@@ -332,10 +332,10 @@ def test_PK_24_chip_value_is_conserved_and_checked() -> None:
 def test_R8_round_start_order_check_antes_deal_turn() -> None:
     events = ENGINE.opening_events(config(4, first_start_player=1))
     assert [e["type"] for e in events] == [
-        "game_created",
-        "start_player_chosen",
-        "round_started",
-        "antes_paid",
+        "GameConfigured",
+        "StartPlayerChosen",
+        "RoundStarted",
+        "AntesPaid",
     ]
     state = fold(ENGINE.initial_state(config(4, first_start_player=1)), events)
     request = ENGINE.chance_request(state)

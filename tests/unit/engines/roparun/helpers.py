@@ -128,7 +128,7 @@ def force_turn_end(state: RoparunState) -> tuple[RoparunState, list[Event]]:
     seat = state.current
     assert seat is not None
     first: Event = {
-        "type": "turn_ended",
+        "type": "TurnEnded",
         "seat": seat,
         "reason": "voluntary",
         "discarded_count": len(state.hands[seat]),
@@ -142,7 +142,7 @@ def force_turn_end(state: RoparunState) -> tuple[RoparunState, list[Event]]:
 def run_cycle(state: RoparunState) -> tuple[RoparunState, list[Event]]:
     """Ends turns until the deck cycle ends; returns the state and every event of the cycle."""
     log: list[Event] = []
-    while not any(e["type"] == "cycle_ended" for e in log):
+    while not any(e["type"] == "CycleEnded" for e in log):
         state, events = force_turn_end(state)
         log += events
     return state, log

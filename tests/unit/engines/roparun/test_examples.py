@@ -32,10 +32,10 @@ def _deal_sizes(n: int) -> tuple[list[list[int]], list[int], int]:
     dealers = [state.dealer]
     state, log = run_cycle(state)
     for event in log:
-        if event["type"] == "cards_dealt":
+        if event["type"] == "CardsDealt":
             sizes.append([len(h) for h in event["hands"]])
             dealers.append(event["dealer"])
-    ended = [e for e in log if e["type"] == "cycle_ended"]
+    ended = [e for e in log if e["type"] == "CycleEnded"]
     assert state.stage == SHUFFLE and len(ended) == 1
     return sizes, [d or 0 for d in dealers], ended[0]["new_dealer"]
 
@@ -68,7 +68,7 @@ def test_example_W2_first_dealer_draw() -> None:
     state = shuffle(state)
     assert state.current == RED  # Red leads every deal of the cycle
     state, log = run_cycle(state)
-    assert {e["dealer"] for e in log if e["type"] == "cards_dealt"} == {YELLOW}
+    assert {e["dealer"] for e in log if e["type"] == "CardsDealt"} == {YELLOW}
     assert state.dealer == RED
     state = shuffle(state)
     assert state.dealer == RED and state.current == BLUE
@@ -123,8 +123,8 @@ def test_example_W6_capture_of_front_cyclist() -> None:
     )
     state, events = apply(state, BLUE, move("5C", "c1"))
     assert where(state, RED, "c2") == "off" and defect(state, RED) == [1, 0, 0]
-    red_end = [e for e in events if e["type"] == "turn_ended" and e["seat"] == RED]
-    assert red_end == [{"type": "turn_ended", "seat": RED, "reason": "no_legal_play", "discarded_count": 4}]
+    red_end = [e for e in events if e["type"] == "TurnEnded" and e["seat"] == RED]
+    assert red_end == [{"type": "TurnEnded", "seat": RED, "reason": "no_legal_play", "discarded_count": 4}]
     # With an ace instead of the queen:
     state = position(
         pawns={RED: {"c1": 10, "r": 12, "c2": "off"}},
@@ -213,7 +213,7 @@ def test_example_W12_win() -> None:
     """W12 (RR-37, RR-38, R30): the car's 5 to F3 finishes Red; the game ends at once."""
     state = position(pawns={RED: {"r": "F4", "c1": "F1", "c2": "F2", "car": 61}}, hands={RED: ["5H", "9H"]})
     after, events = apply(state, RED, move("5H", "car"))
-    assert [e["type"] for e in events] == ["card_played", "game_won"]
+    assert [e["type"] for e in events] == ["CardPlayed", "GameWon"]
     assert after.stage == FINISHED and ENGINE.to_move(after) == []
     outcome = ENGINE.outcome(after)
     assert outcome is not None and outcome.ranks == [1, 2, 2, 2] and outcome.scores[RED] == 1.0
@@ -229,7 +229,7 @@ def test_example_W13_own_pawn_blocks_everything() -> None:
     rejected(state, RED, move("2H", "c2"), "RR-20")
     rejected(state, RED, move("2H", "car"), "RR-29")
     auto = ENGINE._next_auto(state)
-    assert auto == {"type": "turn_ended", "seat": RED, "reason": "no_legal_play", "discarded_count": 1}
+    assert auto == {"type": "TurnEnded", "seat": RED, "reason": "no_legal_play", "discarded_count": 1}
     after = ENGINE.evolve(state, auto)
     assert after.discard_down == ["2H"] and after.discard_up == [] and after.current == BLUE
     for seat in (None, BLUE):
@@ -333,7 +333,7 @@ def test_example_W20_ending_a_turn() -> None:
     state, _ = apply(state, RED, move("3H", "c2"))
     assert where(state, RED, "c2") == 15
     state, events = apply(state, RED, {"type": "end_turn"})
-    assert events[0] == {"type": "turn_ended", "seat": RED, "reason": "voluntary", "discarded_count": 3}
+    assert events[0] == {"type": "TurnEnded", "seat": RED, "reason": "voluntary", "discarded_count": 3}
     assert sorted(state.discard_down) == ["5H", "6H", "8H"] and state.discard_up == ["9H", "3H"]
     strict = position(hands={RED: hand}, obligation="while_possible")
     strict, _ = apply(strict, RED, move("9H", "c2"))

@@ -86,7 +86,7 @@ def test_hidden_information_views_and_events(n: int) -> None:
                     red = ENGINE.redact_event(event, seat, state, state)
                     if event["type"] == CHANCE_EVENT:
                         assert red["values"] == "hidden"
-                    if event["type"] == "cards_dealt":
+                    if event["type"] == "CardsDealt":
                         hidden = {c for s, h in enumerate(event["hands"]) if s != seat for c in h}
                         assert not _strings(red) & hidden
                         if seat is not None:

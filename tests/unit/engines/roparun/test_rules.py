@@ -97,7 +97,7 @@ def test_RR5_later_deals_come_from_the_remaining_stock() -> None:
     stock = list(state.stock)
     for _ in range(4):
         state, events = force_turn_end(state)
-    dealt = [e for e in events if e["type"] == "cards_dealt"]
+    dealt = [e for e in events if e["type"] == "CardsDealt"]
     assert len(dealt) == 1
     assert sorted(c for h in dealt[0]["hands"] for c in h) == sorted(stock[:16])
 
@@ -115,13 +115,13 @@ def test_RR8_dealer_passes_left_when_the_stock_is_empty_and_per_deal() -> None:
     """RR-8, R7: per_deck keeps the dealer for the cycle; per_deal passes it after every deal."""
     state = shuffle(ENGINE.initial_state(config(4, first_dealer=0)))
     state, log = run_cycle(state)
-    assert [e["dealer"] for e in log if e["type"] == "cards_dealt"] == [0, 0]
+    assert [e["dealer"] for e in log if e["type"] == "CardsDealt"] == [0, 0]
     assert state.dealer == 1 and sorted(state.stock) == sorted(state.deck)
     per_deal = shuffle(ENGINE.initial_state(config(4, first_dealer=0, dealer_rotation="per_deal")))
     per_deal, log = run_cycle(per_deal)
-    assert [e["dealer"] for e in log if e["type"] == "cards_dealt"] == [1, 2]
-    assert [len(h) for e in log if e["type"] == "cards_dealt" for h in e["hands"]] == [4] * 8
-    ended = [e for e in log if e["type"] == "cycle_ended"]
+    assert [e["dealer"] for e in log if e["type"] == "CardsDealt"] == [1, 2]
+    assert [len(h) for e in log if e["type"] == "CardsDealt" for h in e["hands"]] == [4] * 8
+    ended = [e for e in log if e["type"] == "CycleEnded"]
     assert ended[0]["new_dealer"] == 3 and per_deal.dealer == 3  # dealer of the 3rd deal passed on
     per_deal = shuffle(per_deal)
     assert per_deal.current == 0 and [len(h) for h in per_deal.hands] == [5] * 4
@@ -139,7 +139,7 @@ def test_RR9_each_player_one_turn_per_deal() -> None:
         seats.append(state.current)
         state, events = force_turn_end(state)
     assert seats == [2, 3, 0, 1]
-    assert [e["type"] for e in events[:3]] == ["turn_ended", "deal_ended", "cards_dealt"]
+    assert [e["type"] for e in events[:3]] == ["TurnEnded", "DealEnded", "CardsDealt"]
     assert state.current == 2 and state.deal_no == 2
 
 
@@ -169,7 +169,7 @@ def test_RR12_turn_ends_when_the_hand_is_empty() -> None:
     """RR-12: the last card ends the turn automatically (also: no legal play, see W13)."""
     state = position(hands={RED: ["5H"], BLUE: ["5C"]})
     state, events = apply(state, RED, move("5H", "c2"))
-    assert events[1] == {"type": "turn_ended", "seat": RED, "reason": "hand_empty", "discarded_count": 0}
+    assert events[1] == {"type": "TurnEnded", "seat": RED, "reason": "hand_empty", "discarded_count": 0}
     assert state.current == BLUE
 
 
@@ -280,15 +280,31 @@ def test_RR24_R23_finish_pawns_cannot_be_swapped() -> None:
 
 
 def test_RR25_entry_rules() -> None:
-    """RR-25, R5, R6: off-route pawns only, distinct free own slots, any subset, canonical order."""
+    """RR-25, R5, R6: off-route pawns only, distinct free own slots, any subset."""
     state = position(pawns={RED: {"c1": "off", "r": 20, "c2": 30}}, hands={RED: ["KH"]})
     rejected(state, RED, enter("KH", ("r", 0)), "RR-25")
     rejected(state, RED, enter("KH", ("c1", 1), ("car", 1)), "RR-25")
-    rejected(state, RED, enter("KH", ("car", 0), ("c1", 1)), "RR-25")  # list order c1, c2, r, car
+    rejected(state, RED, enter("KH", ("car", 1), ("c1", 1)), "RR-25")
     rejected(state, RED, enter("KH", ("c1", 4)), "RR-25")
     rejected(state, RED, play("KH", enter=[]), "RR-25")
     after, _ = apply(state, RED, enter("KH", ("c1", 1), ("car", 0)))
     assert (where(after, RED, "c1"), where(after, RED, "car")) == (1, 0)
+
+
+def test_RR25_an_entry_is_a_set_of_pawns_in_any_order() -> None:
+    """RR-25: "choose one or more own off-route pawns": the pawns of an entry may be listed in any
+    order, and every order decides the same events as the canonical one (c1, c2, r, car)."""
+    state = position(pawns={RED: {"c1": "off", "c2": "off", "r": "off"}}, hands={RED: ["KH"]})
+    canonical = ENGINE.decide(state, RED, enter("KH", ("c1", 1), ("c2", 2), ("r", 3), ("car", 0)))
+    for order in (
+        enter("KH", ("car", 0), ("c1", 1)),
+        enter("KH", ("car", 0), ("r", 3), ("c2", 2), ("c1", 1)),
+        enter("KH", ("r", 3), ("c1", 1), ("car", 0), ("c2", 2)),
+    ):
+        listed = ENGINE.decide(state, RED, order)
+        entries = sorted(order["action"]["enter"], key=lambda e: ["c1", "c2", "r", "car"].index(e["pawn"]))
+        assert listed == ENGINE.decide(state, RED, enter("KH", *[(e["pawn"], e["slot"]) for e in entries]))
+    assert ENGINE.decide(state, RED, enter("KH", ("car", 0), ("r", 3), ("c2", 2), ("c1", 1))) == canonical
 
 
 def test_RR26_RR28_B4_entry_captures_and_captured_pawns_go_to_their_box() -> None:
@@ -384,9 +400,9 @@ def test_RR37_RR38_game_ends_at_the_finishing_play() -> None:
     )
     state, events = apply(state, RED, move("AH", "r", 1))
     assert state.stage != "finished" and ENGINE.outcome(state) is None  # the car is still out
-    assert [e["type"] for e in events] == ["card_played"]
+    assert [e["type"] for e in events] == ["CardPlayed"]
     state, events = apply(state, RED, move("5H", "car"))
-    assert [e["type"] for e in events] == ["card_played", "game_won"] and events[1]["seat"] == RED
+    assert [e["type"] for e in events] == ["CardPlayed", "GameWon"] and events[1]["seat"] == RED
     outcome = ENGINE.outcome(state)
     assert outcome is not None and outcome.ranks == [1, 2, 2, 2] and outcome.ranks.count(1) == 1
     assert ENGINE.view(state, None)["winner"] == RED and ENGINE.view(state, None)["phase"] == "finished"

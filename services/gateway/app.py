@@ -1,0 +1,169 @@
+"""The gateway of ``make run``: one base URL for the four services (``/games/...`` is the games
+service's ``/...``, as docker-compose's nginx does it), their OpenAPI documents combined at
+``/openapi.json`` (interactive at ``/docs``) and an index page at ``/``.
+
+Answers stream through as they arrive (live event streams included); a service that does not answer
+is a 502 problem+json with ``Retry-After``."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Iterator, Mapping
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import requests
+from flask import Flask, Response, jsonify, request, send_from_directory
+from werkzeug.exceptions import HTTPException
+from werkzeug.http import is_hop_by_hop_header
+
+from services.gateway.openapi import combine
+from shared.web.problems import from_http_exception, problem_response
+
+RETRY_AFTER_SECONDS = 5
+CONNECT_TIMEOUT = 5.0
+READ_TIMEOUT = 3600.0  # between two reads; a live stream stays open this long without a byte
+MAX_BODY_BYTES = 2 << 20
+_DROP_REQUEST = {"host", "content-length"}
+_DROP_RESPONSE = {"content-length", "transfer-encoding"}
+
+
+def _swagger_assets() -> Path:
+    return Path(str(resources.files("flask_swagger_ui") / "dist"))
+
+
+def create_gateway_app(upstreams: Mapping[str, str]) -> Flask:
+    """``upstreams``: ``{service: its base URL}``; ``/<service>/...`` is forwarded there."""
+    upstreams = {name: url.rstrip("/") for name, url in upstreams.items()}
+    app = Flask("gateway")
+    app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES
+    http = requests.Session()
+    app.register_error_handler(HTTPException, from_http_exception)  # its own refusals are problem+json too
+
+    def base_url() -> str:
+        return request.host_url.rstrip("/")
+
+    @app.get("/")
+    def index() -> str:
+        rows = []
+        for name, upstream in upstreams.items():
+            try:
+                ready = http.get(upstream + "/readyz", timeout=1).status_code == 200
+            except requests.RequestException:
+                ready = False
+            rows.append(
+                f"<tr><td>{html.escape(name)}</td><td><code>/{name}/…</code></td>"
+                f"<td><a href='/{name}/docs'>/{name}/docs</a></td>"
+                f"<td><a href='/{name}/openapi.json'>openapi.json</a></td>"
+                f"<td>{'ready' if ready else 'down'}</td></tr>"
+            )
+        return (
+            "<!doctype html><html><head><meta charset='utf-8'><title>Speltafel</title></head><body>"
+            "<h1>Speltafel</h1><p>Every service under this one base URL; the whole API in one OpenAPI "
+            "document: <a href='/openapi.json'>/openapi.json</a> (interactive: <a href='/docs'>/docs</a>).</p>"
+            "<table border='1' cellpadding='6'><tr><th>service</th><th>path prefix</th><th>its docs</th>"
+            "<th>its spec</th><th>status</th></tr>" + "".join(rows) + "</table></body></html>"
+        )
+
+    @app.get("/healthz")
+    def healthz() -> dict[str, Any]:
+        return {"status": "ok", "checks": {}}
+
+    @app.get("/openapi.json")
+    def openapi() -> Response:
+        documents: dict[str, Any] = {}
+        for name, upstream in upstreams.items():
+            try:
+                answer = http.get(upstream + "/openapi.json", timeout=CONNECT_TIMEOUT)
+                answer.raise_for_status()
+                documents[name] = answer.json()
+            except (requests.RequestException, ValueError):
+                return problem_response(
+                    503, "Service Unavailable", f"the {name} service does not answer; retry shortly",
+                    headers={"Retry-After": str(RETRY_AFTER_SECONDS)}, backend=name,
+                )
+        response = jsonify(combine(documents, base_url()))
+        response.headers["Cache-Control"] = "no-cache"
+        return response
+
+    def docs_page(spec_url: str) -> str:
+        return (
+            "<!doctype html><html><head><meta charset='utf-8'><title>Speltafel API</title>"
+            "<link rel='stylesheet' href='/docs/assets/swagger-ui.css'></head><body><div id='ui'></div>"
+            "<script src='/docs/assets/swagger-ui-bundle.js'></script>"
+            f"<script>SwaggerUIBundle({{url: '{spec_url}', dom_id: '#ui'}});</script></body></html>"
+        )
+
+    @app.get("/docs")
+    def docs() -> str:
+        return docs_page("/openapi.json")
+
+    # one service's docs and document under its prefix, with ``servers`` pointing there ("try it out")
+    @app.get("/<service>/docs")
+    def service_docs(service: str) -> Any:
+        return docs_page(f"/{service}/openapi.json") if service in upstreams else forward(service, "docs")
+
+    @app.get("/<service>/openapi.json")
+    def service_openapi(service: str) -> Any:
+        upstream = upstreams.get(service)
+        if upstream is None:
+            return forward(service, "openapi.json")
+        try:
+            answer = http.get(upstream + "/openapi.json", timeout=CONNECT_TIMEOUT)
+            answer.raise_for_status()
+            document = answer.json()
+        except (requests.RequestException, ValueError):
+            return problem_response(503, "Service Unavailable", f"the {service} service does not answer; "
+                                    "retry shortly", headers={"Retry-After": str(RETRY_AFTER_SECONDS)}, backend=service)
+        return jsonify({**document, "servers": [{"url": f"{base_url()}/{service}"}]})
+
+    @app.get("/docs/assets/<path:filename>")
+    def docs_assets(filename: str) -> Response:
+        return send_from_directory(_swagger_assets(), filename)
+
+    methods = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
+
+    @app.route("/<service>/", defaults={"rest": ""}, methods=methods)
+    @app.route("/<service>/<path:rest>", methods=methods)
+    def forward(service: str, rest: str) -> Response:
+        upstream = upstreams.get(service)
+        if upstream is None:
+            return problem_response(404, "Not Found", f"no service {service!r}; the services are "
+                                    + ", ".join(f"/{n}" for n in upstreams), errors={"path": ["unknown service"]})
+        url = f"{upstream}/{rest}"
+        if request.query_string:
+            url += "?" + request.query_string.decode("latin-1")
+        headers = {k: v for k, v in request.headers.items()
+                   if k.lower() not in _DROP_REQUEST and not is_hop_by_hop_header(k)}
+        forwarded_for = request.headers.get("X-Forwarded-For")
+        headers["X-Forwarded-For"] = ", ".join(x for x in (forwarded_for, request.remote_addr) if x)
+        headers["X-Forwarded-Host"] = request.host
+        headers["X-Forwarded-Proto"] = request.scheme
+        headers["X-Forwarded-Prefix"] = f"/{service}"
+        try:
+            answer = http.request(request.method, url, data=request.get_data(), headers=headers, stream=True,
+                                  allow_redirects=False, timeout=(CONNECT_TIMEOUT, READ_TIMEOUT))
+        except requests.Timeout:
+            return problem_response(504, "Gateway Timeout", f"the {service} service did not answer in time",
+                                    headers={"Retry-After": str(RETRY_AFTER_SECONDS)}, backend=service)
+        except requests.RequestException:
+            return problem_response(502, "Bad Gateway", f"the {service} service does not answer; retry shortly",
+                                    headers={"Retry-After": str(RETRY_AFTER_SECONDS)}, backend=service)
+        out_headers = [(k, v) for k, v in answer.raw.headers.items()
+                       if k.lower() not in _DROP_RESPONSE and not is_hop_by_hop_header(k)]
+        out_headers = [(k, f"/{service}{v}" if k.lower() == "location" and v.startswith("/v1/") else v)
+                       for k, v in out_headers]
+        length = answer.headers.get("Content-Length")
+        if length is not None and "chunked" not in answer.headers.get("Transfer-Encoding", ""):
+            out_headers.append(("Content-Length", length))
+
+        def body() -> Iterator[bytes]:
+            try:  # each chunk as it arrives: a live stream's events are not held back
+                yield from answer.raw.stream(64 * 1024, decode_content=False)
+            finally:
+                answer.close()
+
+        return Response(body(), status=answer.status_code, headers=out_headers, direct_passthrough=True)
+
+    return app
