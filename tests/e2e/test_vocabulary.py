@@ -48,10 +48,19 @@ def past_tense_pascal(name: str) -> bool:
     return any(w.endswith("ed") or w in IRREGULAR for w in words[1:] or words)
 
 
+# JSON Schema's own keywords (in embedded option, move and view schemas) are camelCase by its standard
+JSON_SCHEMA_KEYWORDS = frozenset({
+    "additionalProperties", "patternProperties", "propertyNames", "unevaluatedProperties", "minProperties",
+    "maxProperties", "minItems", "maxItems", "uniqueItems", "prefixItems", "minLength", "maxLength",
+    "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "oneOf", "anyOf", "allOf", "readOnly", "writeOnly",
+    "contentMediaType", "dependentRequired", "dependentSchemas",
+})
+
+
 def camel_keys(value: Any, where: str) -> Iterator[str]:
     if isinstance(value, dict):
         for key, inner in value.items():
-            if isinstance(key, str) and CAMEL_KEY.match(key):
+            if isinstance(key, str) and CAMEL_KEY.match(key) and key not in JSON_SCHEMA_KEYWORDS:
                 yield f"{where}.{key}"
             yield from camel_keys(inner, f"{where}.{key}")
     elif isinstance(value, list):
