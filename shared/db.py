@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
+import logging
 import os
+import threading
+import time
+import weakref
 from typing import Any
 
 from psycopg_pool import ConnectionPool
+
+log = logging.getLogger(__name__)
+_pools: weakref.WeakSet[ConnectionPool] = weakref.WeakSet()
+_recheck_lock = threading.Lock()
+_last_recheck = 0.0
 
 
 def pool_timeout() -> float:
@@ -23,4 +32,27 @@ def make_pool(conninfo: str, min_size: int = 1, max_size: int = 10, **kwargs: An
         conninfo, min_size=min_size, max_size=max_size, open=False, kwargs=connect_args, **kwargs
     )
     pool.open(wait=False)
+    _pools.add(pool)
     return pool
+
+
+def recheck_pools(min_interval: float = 1.0) -> None:
+    """After a PostgreSQL error, test the idle connections of every pool in the background and replace
+    the broken ones (psycopg-pool's ``check``), so that after a restart of PostgreSQL the next requests
+    get fresh connections instead of one stale connection each. At most once per ``min_interval``."""
+    global _last_recheck
+    with _recheck_lock:
+        now = time.monotonic()
+        if now - _last_recheck < min_interval:
+            return
+        _last_recheck = now
+    pools = list(_pools)
+
+    def check() -> None:
+        for pool in pools:
+            try:
+                pool.check()
+            except Exception as exc:  # PostgreSQL may still be down: the next error schedules another check
+                log.debug("pool check failed: %s", exc)
+
+    threading.Thread(target=check, name="pool-recheck", daemon=True).start()

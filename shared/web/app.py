@@ -25,6 +25,7 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from shared.config import Settings
+from shared.db import recheck_pools
 from shared.errors import ServiceError
 from shared.web import ratelimit
 from shared.web.hygiene import MAX_JSON_DEPTH, lone_surrogates, too_deep
@@ -417,6 +418,8 @@ def create_service_app(
         backend = backend_down(exc)
         if backend is not None:
             log.warning("%s unavailable: %s: %s", backend, type(exc).__name__, exc)
+            if backend == "PostgreSQL":
+                recheck_pools()  # replace connections a PostgreSQL restart broke before they meet a request
             return problem_response(
                 503,
                 "Service Unavailable",

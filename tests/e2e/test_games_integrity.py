@@ -43,7 +43,7 @@ def speltafel_verify(tmp_path: Path, document: dict[str, Any], extra_engines: st
     path.write_text(json.dumps(document))
     env = {**os.environ, "SPELTAFEL_EXTRA_ENGINES": extra_engines}
     done = subprocess.run(
-        [sys.executable, "-m", "services.cli", "verify", str(path)],
+        [sys.executable, "-m", "services.cli", "verify", "--json", str(path)],
         capture_output=True, text=True, timeout=120, env=env, check=False,
     )
     return done.returncode, json.loads(done.stdout)

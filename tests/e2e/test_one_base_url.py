@@ -263,7 +263,7 @@ def test_a_client_generated_from_the_combined_document_plays_a_whole_game(platfo
         assert answer.status_code == 201, answer.content
     final = get_game.sync(client=admin, game_id=game.id)
     assert final.status == "finished", "the game reached its end"
-    assert sorted(final.result.to_dict()["ranks"])[0] == 1
+    assert sorted(final.outcome.to_dict()["ranks"])[0] == 1
 
 
 def test_request_logs_go_to_files_and_the_backends_are_recorded_while_running(platform: Platform) -> None:

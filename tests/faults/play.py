@@ -237,6 +237,9 @@ def audits(stack: Stack, game_ids: list[str]) -> tuple[int, list[str]]:
     boss, bad = admin(stack), []
     for g in game_ids:
         r = boss.get(f"/v1/games/{g}/audit", timeout=60)
-        if r.status_code != 200 or not r.json().get("ok"):
-            bad.append(g)
+        if r.status_code != 200:
+            bad.append(f"{g}: HTTP {r.status_code} {r.text[:200]}")
+        elif not r.json().get("ok"):
+            failing = [(c["name"], c.get("detail", "")[:200]) for c in r.json()["checks"] if c["status"] != "pass"]
+            bad.append(f"{g}: {failing}")
     return len(game_ids) - len(bad), bad

@@ -76,7 +76,7 @@ def test_verify_prints_a_human_summary_unless_asked_for_json(service, database_u
     """Issue 15 item 8: a person reading the terminal gets one line per check; `--json` the report."""
     monkeypatch.setenv("SPELTAFEL_EXTRA_ENGINES", "tests.support.diceduel:DiceDuel")
     game_id = finished_game(service, players(database_url, 2))
-    export = service.export(game_id)
+    export = service.export(game_id, ADMIN)
     path = tmp_path / "game.json"
     path.write_text(json.dumps(export))
     assert cli_main(["verify", str(path)]) == 0
