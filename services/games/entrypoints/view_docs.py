@@ -16,7 +16,8 @@ from services.games.entrypoints.schemas import VIEW_COMPONENTS
 
 def openapi30(schema: Any) -> Any:
     """A JSON Schema as an OpenAPI 3.0 schema object: ``type: [X, "null"]`` becomes ``type: X`` with
-    ``nullable: true``; ``examples`` becomes its first ``example``; ``$schema`` goes."""
+    ``nullable: true``; ``examples`` becomes its first ``example``; ``$schema`` goes; ``propertyNames``
+    (no OpenAPI 3.0 keyword) is said in the description of the map instead."""
     if isinstance(schema, list):
         return [openapi30(item) for item in schema]
     if not isinstance(schema, dict):
@@ -24,6 +25,13 @@ def openapi30(schema: Any) -> Any:
     out: dict[str, Any] = {}
     for key, value in schema.items():
         if key == "$schema":
+            continue
+        if key == "propertyNames":
+            keys = value.get("enum") if isinstance(value, dict) else None
+            said = f"keys: one of {', '.join(map(str, keys))}" if keys else "keys: see the JSON Schema"
+            out["description"] = f"{schema['description']}; {said}" if "description" in schema else said
+            continue
+        if key == "description" and "propertyNames" in schema:
             continue
         if key == "type" and isinstance(value, list):
             kinds = [kind for kind in value if kind != "null"]
