@@ -8,7 +8,6 @@ import json
 import os
 import select
 import shutil
-import signal
 import socket
 import subprocess
 import sys
@@ -20,6 +19,7 @@ import pytest
 import requests
 
 from tests.e2e.conftest import ADMIN
+from tests.support.processes import stop_group, wait_until_healthy
 
 pytestmark = pytest.mark.e2e
 ROOT = Path(__file__).resolve().parents[2]
@@ -45,24 +45,10 @@ def served_games(database_url: str, redis_url: str, tmp_path: Path) -> Iterator[
                             stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            assert proc.poll() is None, (tmp_path / "serve.log").read_text()[-3000:]
-            try:
-                if requests.get(url + "/healthz", timeout=1).status_code == 200:
-                    break
-            except requests.RequestException:
-                pass
-            assert time.monotonic() < deadline, "the server did not come up in 60 s"
-            time.sleep(0.2)
+        wait_until_healthy(url + "/healthz", proc, 60, lambda: (tmp_path / "serve.log").read_text()[-3000:])
         yield url
     finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(5)
+        stop_group(proc)
         log.close()
 
 
@@ -195,24 +181,11 @@ def proxied_games(served_games: str, tmp_path: Path) -> Iterator[str]:
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
     url = f"http://127.0.0.1:{port}/games"
     try:
-        deadline = time.monotonic() + 20
-        while True:
-            assert proc.poll() is None, proc.stderr.read().decode() if proc.stderr else ""
-            try:
-                if requests.get(url + "/healthz", timeout=1).status_code == 200:
-                    break
-            except requests.RequestException:
-                pass
-            assert time.monotonic() < deadline, "nginx did not come up in 20 s"
-            time.sleep(0.2)
+        wait_until_healthy(url + "/healthz", proc, 20,
+                           lambda: proc.stderr.read().decode() if proc.stderr else "")
         yield url
     finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(5)
+        stop_group(proc)
 
 
 def test_the_compose_proxy_survives_200_slow_body_clients_and_answers_its_own_errors_as_problem_json(

@@ -30,6 +30,7 @@ from services.cli import SERVICES
 from tests.conftest import redis_db
 from tests.e2e.conftest import ADMIN
 from tests.support.infra import redis_test_url
+from tests.support.processes import stop_group
 
 pytestmark = pytest.mark.e2e
 ROOT = Path(__file__).resolve().parents[2]
@@ -93,13 +94,7 @@ def platform(test_database, backends, tmp_path_factory) -> Iterator[Platform]:  
             time.sleep(0.3)
         yield found
     finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGTERM)
-            try:
-                proc.wait(60)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait(5)
+        stop_group(proc, grace=60)
 
 
 def test_banner_comes_once_everything_answers_and_names_the_one_base_url(platform: Platform) -> None:
