@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test lint typecheck layers unit integration e2e faults migrate bench install clean
+.PHONY: web run test lint typecheck layers unit integration e2e faults migrate bench install clean
 
 $(STAMP): pyproject.toml
 	@echo "speltafel: installing into $(VENV)" >&2
@@ -13,9 +13,22 @@ $(STAMP): pyproject.toml
 	@$(BIN)/pip install --quiet -e '.[dev]' >&2
 	@touch $(STAMP)
 
-install: $(STAMP)
+# the web client's npm packages (services/web/package-lock.json, pinned) copied into static/vendor: no CDN at run time
+WEB     := services/web
+VENDOR  := $(WEB)/static/vendor/.installed
+$(VENDOR): $(WEB)/package.json $(WEB)/package-lock.json
+	@echo "speltafel: vendoring the web client's packages into $(WEB)/static/vendor" >&2
+	@cd $(WEB) && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error >&2
+	@mkdir -p $(WEB)/static/vendor
+	@cp $(WEB)/node_modules/preact/dist/preact.mjs $(WEB)/node_modules/preact/hooks/dist/hooks.mjs \
+	    $(WEB)/node_modules/htm/dist/htm.mjs $(WEB)/static/vendor/
+	@touch $(VENDOR)
 
-run: $(STAMP)  ## start the four services, their workers, the outbox relay and the index page
+web: $(VENDOR)
+
+install: $(STAMP) $(VENDOR)
+
+run: $(STAMP) $(VENDOR)  ## start the four services, their workers, the outbox relay and the index page
 	$(BIN)/speltafel run
 
 migrate: $(STAMP)
@@ -44,7 +57,7 @@ faults: $(STAMP)
 	$(BIN)/pytest tests/faults -s
 
 # migrate runs against DATABASE_URL (or the local default); the tests migrate their own fresh database
-test: $(STAMP) lint typecheck layers
+test: $(STAMP) $(VENDOR) lint typecheck layers
 	$(BIN)/speltafel migrate
 	@# the main tiers and the fault tier run side by side; both must pass
 	@log=$$(mktemp /tmp/speltafel-faults.XXXXXX); \
@@ -58,4 +71,4 @@ bench: $(STAMP)
 	@$(BIN)/python -m bench.run
 
 clean:
-	rm -rf $(VENV) .data .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(WEB)/node_modules $(WEB)/static/vendor .data .pytest_cache .mypy_cache .ruff_cache
