@@ -52,6 +52,27 @@ def wait_until_answering(urls: Mapping[str, str], supervisor: Supervisor, stop: 
     return sorted(waiting)
 
 
+def kept_admin_token(data: Path, say: Callable[[str], None]) -> str:
+    """The installation's admin token when ``ADMIN_TOKEN`` is not set: made once, kept in
+    ``<data>/admin-token`` (readable by its owner only) so it survives restarts as the data does,
+    and printed only the run that made it."""
+    path = data / "admin-token"
+    try:
+        token = path.read_text().strip()
+    except FileNotFoundError:
+        token = ""
+    if token:
+        say(f"ADMIN_TOKEN not set; the admin token is the one kept in {path}")
+        return token
+    token = secrets.token_urlsafe(24)
+    data.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as out:
+        out.write(token + "\n")
+    say(f"ADMIN_TOKEN not set; made an admin token for this installation: {token} (kept in {path})")
+    return token
+
+
 def _interrupt(*_: object) -> None:
     raise KeyboardInterrupt
 
@@ -70,8 +91,7 @@ def launch(root: Path, data: Path | None = None) -> int:
         env = dict(os.environ, DATABASE_URL=backends.database_url, REDIS_URL=backends.redis_url)
         env.setdefault("LOG_DIR", str(data / "logs"))
         if not env.get("ADMIN_TOKEN"):
-            env["ADMIN_TOKEN"] = secrets.token_urlsafe(24)
-            say(f"ADMIN_TOKEN not set; this run's admin token is {env['ADMIN_TOKEN']}")
+            env["ADMIN_TOKEN"] = kept_admin_token(data, say)
         os.environ.update(env)
         settings = Settings.from_env()
         env |= settings.service_url_env()  # GAMES_URL ... RATINGS_URL follow the ports unless set
