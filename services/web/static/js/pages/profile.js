@@ -1,0 +1,2 @@
+import { html } from "../lib.js";
+export function ProfilePage() { return html`<p>…</p>`; }

@@ -1,0 +1,2 @@
+import { html } from "../lib.js";
+export function ReplayPage() { return html`<p>…</p>`; }
