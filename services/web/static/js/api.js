@@ -95,7 +95,7 @@ export const api = {
       body: { expected_version: expectedVersion, move }, headers: { "Idempotency-Key": idempotencyKey },
     }),
   resign: (gameId) => g("POST", `/v1/games/${id(gameId)}/resign`, { headers: { "Idempotency-Key": newKey() } }),
-  events: (gameId, after = 0) => g("GET", `/v1/games/${id(gameId)}/events`, { query: { after } }),
+  events: (gameId, after = 0, limit) => g("GET", `/v1/games/${id(gameId)}/events`, { query: { after, limit } }),
   state: (gameId, version) => g("GET", `/v1/games/${id(gameId)}/state`, { query: { version } }),
   audit: (gameId) => g("GET", `/v1/games/${id(gameId)}/audit`),
   exportUrl: (gameId) => url("games", `/v1/games/${id(gameId)}/export`),

@@ -12,7 +12,6 @@ import { t } from "../i18n.js";
 import { genericTable, rendererFor } from "../render/index.js";
 import { gameTitle, genericDescribe, LiveBadge, Loading, ProblemBox, seatName } from "./common.js";
 
-const LOG_SIZE = 40; // events shown in the log (the newest)
 const ENDED = new Set(["finished", "aborted"]);
 
 /** The seats' names and the table's status line. */
@@ -53,8 +52,9 @@ export function Outcome({ game }) {
   </section>`;
 }
 
+/** Every event of the game in words, the newest first (each version once). */
 export function EventLog({ events, describe, seats }) {
-  const shown = events.slice(-LOG_SIZE).reverse();
+  const shown = [...events].reverse();
   return html`<section class="events" aria-label=${t("table.events")}>
     <h3>${t("table.events")}</h3>
     <ol class="event-log" data-testid="event-log" reversed aria-live="polite">
@@ -74,6 +74,19 @@ function describeSafely(describe, event, seats) {
     }
   }
   return genericDescribe(event, seats);
+}
+
+/** The whole log as the caller may see it (GET .../events pages through it, 1000 a page). */
+export async function allEvents(gameId, upTo = Infinity) {
+  const events = [];
+  let after = 0;
+  let page;
+  do {
+    page = await api.events(gameId, after, 1000);
+    events.push(...page.events);
+    if (page.events.length) after = page.events[page.events.length - 1].version;
+  } while (page.events.length && after < Math.min(page.version, upTo));
+  return { ...page, events: events.filter((e) => e.version <= upTo) };
 }
 
 /** Draw with the renderer; a renderer that throws falls back to the generic one (still playable). */
@@ -104,7 +117,7 @@ export function TablePage({ gameId }) {
     const fresh = list.filter((e) => typeof e.version === "number" && !seen.has(e.version));
     if (!fresh.length) return;
     for (const e of fresh) seen.add(e.version);
-    setEvents((old) => [...old, ...fresh].sort((a, b) => a.version - b.version).slice(-LOG_SIZE * 2));
+    setEvents((old) => [...old, ...fresh].sort((a, b) => a.version - b.version));
   }, []);
 
   const begin = () => { ref.current.busyCount += 1; setBusy(true); };
@@ -161,7 +174,7 @@ export function TablePage({ gameId }) {
         const detail = ref.current.game;
         if (!detail) return;
         rendererFor(detail.game_type).then((mod) => ref.current.alive && setRenderer(mod));
-        const log = await api.events(gameId, Math.max(0, detail.version - LOG_SIZE)).catch(() => null);
+        const log = await allEvents(gameId).catch(() => null);
         if (log) addEvents(log.events);
         if (ENDED.has(detail.status)) { setLive("closed"); return; }
         stream = gameEvents(gameId, {
@@ -255,12 +268,17 @@ export function TablePage({ gameId }) {
     </p>
     <${ProblemBox} problem=${problem} onClose=${() => setProblem(null)} />
     ${loadProblem ? html`<${ProblemBox} problem=${loadProblem} />` : null}
-    ${ENDED.has(game.status) ? html`<${Outcome} game=${game} />` : null}
-    <div class="board" aria-label=${t("table.title")}>
-      ${game.view ? drawTable(renderer, ctx) : null}
+    <div class="table-body">
+      <div class="table-main">
+        ${ENDED.has(game.status) ? html`<${Outcome} game=${game} />` : null}
+        ${game.view && game.status !== "open" ? html`<div class="board" aria-label=${t("table.title")}>
+          ${drawTable(renderer, ctx)}</div>` : null}
+        ${game.status === "running" && mySeat !== null
+          ? html`<p><button type="button" class="resign" onClick=${resign} disabled=${busy}>${t("table.resign")}</button></p>` : null}
+      </div>
+      <aside class="table-side">
+        <${EventLog} events=${events} describe=${describe} seats=${game.seats} />
+      </aside>
     </div>
-    ${game.status === "running" && mySeat !== null
-      ? html`<p><button type="button" class="resign" onClick=${resign} disabled=${busy}>${t("table.resign")}</button></p>` : null}
-    <${EventLog} events=${events} describe=${describe} seats=${game.seats} />
   </section>`;
 }
