@@ -10,7 +10,7 @@ function fromQuery() {
   const match = /[?&]api=([^&#]*)/.exec(window.location.search);
   if (!match) return null;
   const value = decodeURIComponent(match[1]);
-  localStorage.setItem(KEY, value);
+  if (value) localStorage.setItem(KEY, value); else localStorage.removeItem(KEY);
   return value;
 }
 
