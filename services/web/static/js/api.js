@@ -14,7 +14,7 @@ export const TOKEN_KEY = "speltafel.token";
 export const PLAYER_KEY = "speltafel.player";
 
 export function token() {
-  return localStorage.getItem(TOKEN_KEY);
+  return globalThis.localStorage ? localStorage.getItem(TOKEN_KEY) : null;
 }
 
 /** An error answer of the API, or a network failure (status 0). */

@@ -6,7 +6,10 @@
 
 const KEY = "speltafel.api";
 
+const browser = typeof window !== "undefined" && typeof document !== "undefined";
+
 function fromQuery() {
+  if (!browser) return null;
   const match = /[?&]api=([^&#]*)/.exec(window.location.search);
   if (!match) return null;
   const value = decodeURIComponent(match[1]);
@@ -15,6 +18,7 @@ function fromQuery() {
 }
 
 function readBase() {
+  if (!browser) return "";
   const meta = document.querySelector('meta[name="speltafel-api"]');
   const chosen = fromQuery() ?? localStorage.getItem(KEY) ?? (meta ? meta.content : "");
   return (chosen || "").replace(/\/+$/, "");
