@@ -180,11 +180,24 @@ export function liveStream(streamUrl, { onMessage, onState, lastId = () => null,
   let controller = null;
   let retryMs = config.reconnectMs;
   let timer = null;
+  let watchdog = null;
+  // the server sends a keep-alive comment every 15 s: silence much longer means a dead connection
+  // (a sleeping laptop, a dropped network) that no error will report, so drop it and reconnect
+  const stillAlive = () => {
+    clearTimeout(watchdog);
+    watchdog = setTimeout(() => controller?.abort(), config.staleMs);
+  };
+  const online = () => { // back online: reconnect now, not at the end of the wait
+    if (timer !== null) { clearTimeout(timer); timer = null; connect(); } else controller?.abort();
+  };
+  if (globalThis.addEventListener) globalThis.addEventListener("online", online);
 
   async function connect() {
+    timer = null;
     if (closed) return;
     onState?.("connecting");
     controller = new AbortController();
+    stillAlive();
     const headers = authHeaders({ Accept: "text/event-stream" });
     const last = lastId();
     if (last !== null && last !== undefined) headers["Last-Event-ID"] = String(last);
@@ -199,6 +212,7 @@ export function liveStream(streamUrl, { onMessage, onState, lastId = () => null,
       for (;;) {
         const { value, done } = await reader.read();
         if (done) break;
+        stillAlive();
         buffer += decoder.decode(value, { stream: true });
         const [messages, rest] = parseSse(buffer);
         buffer = rest;
@@ -208,6 +222,7 @@ export function liveStream(streamUrl, { onMessage, onState, lastId = () => null,
         }
       }
     } catch (error) {
+      clearTimeout(watchdog);
       if (closed) return;
       if (error instanceof Problem && error.status >= 400 && error.status < 500 && error.status !== 429) {
         closed = true; // 401/403/404: retrying will not help
@@ -215,6 +230,7 @@ export function liveStream(streamUrl, { onMessage, onState, lastId = () => null,
         return;
       }
     }
+    clearTimeout(watchdog);
     if (closed) return;
     if (!shouldReconnect()) {
       closed = true;
@@ -230,6 +246,8 @@ export function liveStream(streamUrl, { onMessage, onState, lastId = () => null,
     close() {
       closed = true;
       clearTimeout(timer);
+      clearTimeout(watchdog);
+      if (globalThis.removeEventListener) globalThis.removeEventListener("online", online);
       controller?.abort();
       onState?.("closed");
     },

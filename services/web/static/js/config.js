@@ -29,6 +29,8 @@ export const config = {
   services: ["games", "matchmaking", "questions", "ratings"],
   /** ms between two reconnect attempts of a live stream (the server's `retry:` overrides it) */
   reconnectMs: 2000,
+  /** a live stream silent this long (ms) is taken for dead and reopened (the server's keep-alive: 15 s) */
+  staleMs: 40000,
   /** how often the lobby and a ticket without a live stream are refreshed */
   pollMs: 3000,
 };

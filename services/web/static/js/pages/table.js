@@ -143,7 +143,15 @@ export function TablePage({ gameId }) {
       }
       return null;
     } catch (error) {
-      if (ref.current.alive) setLoadProblem(error);
+      if (ref.current.alive) {
+        setLoadProblem(error);
+        // offline or a service restarting: try again shortly (the stream may have delivered events we
+        // could not draw yet, and no further event may come to trigger a reload)
+        if (!(error instanceof Problem) || error.status === 0 || error.status >= 500 || error.status === 429) {
+          clearTimeout(ref.current.retry);
+          ref.current.retry = setTimeout(() => ref.current.alive && ref.current.scheduleReload?.(), 1500);
+        }
+      }
       return null;
     } finally {
       end();
@@ -162,6 +170,14 @@ export function TablePage({ gameId }) {
       ref.current.reloading = false;
     })();
   }, [reload]);
+  ref.current.scheduleReload = scheduleReload;
+
+  // back online: draw what happened meanwhile (the stream reconnects by itself)
+  useEffect(() => {
+    const online = () => scheduleReload();
+    window.addEventListener("online", online);
+    return () => { window.removeEventListener("online", online); clearTimeout(ref.current.retry); };
+  }, [scheduleReload]);
 
   // first load: detail + legal moves, the renderer, the last events, then the live stream
   useEffect(() => {
