@@ -129,7 +129,7 @@ export function ReplayPage({ gameId }) {
       <button type="button" data-testid="replay-next" onClick=${() => step(1)} disabled=${shown >= total}>${t("replay.next")} ▶</button>
       <span>${t("replay.version", { version: shown, total })}</span>
     </div>
-    ${event ? html`<p class="replay-event" data-version=${event.version}>${describe?.(event, t, game.seats) || genericDescribe(event, game.seats)}</p>` : null}
+    ${event ? html`<p class="replay-event" data-version=${event.version}>${describe?.(event, t, store.lang, game.seats) || genericDescribe(event, game.seats)}</p>` : null}
     <${ProblemBox} problem=${problem} />
     <div class="table-body">
       <div class="table-main">

@@ -67,7 +67,7 @@ export function EventLog({ events, describe, seats }) {
 function describeSafely(describe, event, seats) {
   if (describe) {
     try {
-      const said = describe(event, t, seats);
+      const said = describe(event, t, getState().lang, seats);
       if (said) return said;
     } catch (error) {
       console.warn("describeEvent failed", error);

@@ -9,6 +9,11 @@
 //     act    act(move): post that move object unchanged (the table page adds expected_version,
 //            Idempotency-Key, 409 reload/retry and 422 display)
 //     t      t(key, vars) -> label in the chosen language (i18n.js); lang "nl" | "en"
+//     game   the whole game detail (status, to_move, outcome, waiting_for, version)
+//
+//   export function describeEvent(event, t, lang, seats) -> string | vnode | null   (optional)
+//     the event log's sentence for one GET .../events item ({version, type, payload}); null = the
+//     table page's generic sentence
 //
 // Every element that makes a move is a <button> (keyboard-usable) with data-move={moveKey(move)};
 // every card drawn carries data-card="<the game's card notation>"; moves a renderer does not place
