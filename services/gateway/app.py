@@ -7,6 +7,7 @@ is a 502 problem+json with ``Retry-After``."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator, Mapping
 from importlib import resources
 from pathlib import Path
@@ -28,7 +29,8 @@ _DROP_REQUEST = {"host", "content-length"}
 _DROP_RESPONSE = {"content-length", "transfer-encoding"}
 
 
-WEB_ROOT = Path(__file__).resolve().parents[1] / "web" / "static"
+# the web client's files: the checkout's services/web/static (SPELTAFEL_WEB_ROOT names another folder)
+WEB_ROOT = Path(os.environ.get("SPELTAFEL_WEB_ROOT") or Path(__file__).resolve().parents[1] / "web" / "static")
 
 
 def _swagger_assets() -> Path:
@@ -38,7 +40,7 @@ def _swagger_assets() -> Path:
 def create_gateway_app(upstreams: Mapping[str, str], web_root: Path = WEB_ROOT) -> Flask:
     """``upstreams``: ``{service: its base URL}``; ``/<service>/...`` is forwarded there. ``web_root``: the
     web client's static files (``services/web/static``), served at ``/`` with its ``js``, ``css``,
-    ``vendor`` and ``img`` folders."""
+    ``vendor``, ``img`` and ``dev`` (the renderers' example pages) folders."""
     upstreams = {name: url.rstrip("/") for name, url in upstreams.items()}
     app = Flask("gateway")
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES
@@ -54,7 +56,7 @@ def create_gateway_app(upstreams: Mapping[str, str], web_root: Path = WEB_ROOT) 
         response.headers["Cache-Control"] = "no-cache"
         return response
 
-    @app.get("/<any(js, css, vendor, img):folder>/<path:filename>")
+    @app.get("/<any(js, css, vendor, img, dev):folder>/<path:filename>")
     def web_files(folder: str, filename: str) -> Response:
         response = send_from_directory(web_root / folder, filename)
         response.headers["Cache-Control"] = "no-cache"  # revalidated (ETag): an edited module shows at once
