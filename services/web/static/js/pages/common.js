@@ -53,3 +53,11 @@ export function genericDescribe(event, seats) {
 export function Loading() {
   return html`<p class="loading">${t("common.loading")}</p>`;
 }
+
+/** An <option> whose value is also its HTML attribute: preact sets only the property, and skips even that
+ * when it equals the text ("2" for 2), so option[value="2"] (what a test or a user script selects by)
+ * would find nothing. */
+export function Option({ value, selected, children }) {
+  const v = String(value);
+  return html`<option value=${v} selected=${selected} ref=${(el) => el && el.setAttribute("value", v)}>${children}</option>`;
+}

@@ -8,7 +8,7 @@ import { getState, logIn, setState, useStore } from "../state.js";
 import { t } from "../i18n.js";
 import { navigate } from "../router.js";
 import { cleanOptions, defaultsOf, OptionsForm } from "./options.js";
-import { gameTitle, Loading, ProblemBox, seatName, shortId } from "./common.js";
+import { gameTitle, Loading, Option, ProblemBox, seatName, shortId } from "./common.js";
 
 const TICKET_KEY = "speltafel.ticket";
 
@@ -106,7 +106,7 @@ function variantsFor(type, numPlayers) {
   return (type?.variants || []).map((v, i) => ({ ...v, index: i })).filter((v) => v.num_players === numPlayers);
 }
 
-function CreateTable({ gameTypes, onCreated }) {
+function CreateTable({ gameTypes, onCreated, clientSeed }) {
   const [typeId, setTypeId] = useState(gameTypes[0]?.id);
   const type = gameTypes.find((g) => g.id === typeId) || gameTypes[0];
   const [numPlayers, setNumPlayers] = useState(type.player_counts[0]);
@@ -115,6 +115,7 @@ function CreateTable({ gameTypes, onCreated }) {
   const [problem, setProblem] = useState(null);
   const [busy, setBusy] = useState(false);
   const [invite, setInvite] = useState(null);
+  const [sit, setSit] = useState(false);
 
   function chooseType(id) {
     const next = gameTypes.find((g) => g.id === id);
@@ -139,6 +140,7 @@ function CreateTable({ gameTypes, onCreated }) {
     setProblem(null);
     try {
       const game = await api.createGame(body());
+      if (sit) await api.join(game.id, 0, clientSeed?.trim() || undefined);
       onCreated?.(game);
       navigate(`/games/${game.id}`);
     } catch (error) {
@@ -165,23 +167,25 @@ function CreateTable({ gameTypes, onCreated }) {
     <div class="row">
       <label>${t("create.game_type")}
         <select data-testid="create-game-type" name="game_type" onChange=${(e) => chooseType(e.target.value)}>
-          ${gameTypes.map((g) => html`<option value=${g.id} selected=${g.id === type.id}>${g.title}</option>`)}
+          ${gameTypes.map((g) => html`<${Option} value=${g.id} selected=${g.id === type.id}>${g.title}<//>`)}
         </select></label>
       <label>${t("create.num_players")}
         <select data-testid="create-num-players" name="num_players"
           onChange=${(e) => { setNumPlayers(Number(e.target.value)); setVariant(""); }}>
-          ${counts.map((n) => html`<option value=${n} selected=${n === Number(numPlayers)}>${n}</option>`)}
+          ${counts.map((n) => html`<${Option} value=${n} selected=${n === Number(numPlayers)}>${n}<//>`)}
         </select></label>
       <label>${t("create.variant")}
         <select data-testid="create-variant" name="variant" onChange=${(e) => chooseVariant(e.target.value)}>
-          <option value="" selected=${variant === ""}>${t("create.custom")}</option>
-          ${variantsFor(type, Number(numPlayers)).map((v) => html`<option value=${v.index} selected=${String(v.index) === String(variant)}>
+          <${Option} value="" selected=${variant === ""}>${t("create.custom")}<//>
+          ${variantsFor(type, Number(numPlayers)).map((v) => html`<${Option} value=${v.index} selected=${String(v.index) === String(variant)}>
             ${Object.entries(v.options).filter(([k, val]) => JSON.stringify(val) !== JSON.stringify(defaultsOf(type.options_schema)[k]))
-              .map(([k, val]) => `${k}=${JSON.stringify(val)}`).join(", ") || "standaard / default"}</option>`)}
+              .map(([k, val]) => `${k}=${JSON.stringify(val)}`).join(", ") || "standaard / default"}<//>`)}
         </select></label>
     </div>
     <${OptionsForm} key=${type.id} schema=${type.options_schema} values=${options}
       onChange=${(o) => { setOptions(o); setVariant(""); }} />
+    <label class="inline"><input type="checkbox" data-testid="create-sit" checked=${sit}
+      onChange=${(e) => setSit(e.target.checked)} /> ${t("create.sit")}</label>
     <div class="row">
       <button type="submit" data-testid="create-submit" disabled=${busy}>${t("create.submit")}</button>
       <button type="button" data-testid="create-private" disabled=${busy} onClick=${createPrivate}>${t("invite.create")}</button>
@@ -260,7 +264,7 @@ function Matchmaking({ gameTypes, ticketId, setTicketId }) {
     <div class="row">
       <label>${t("queue.game_type")}
         <select data-testid="queue-game-type" onChange=${(e) => { setTypeId(e.target.value); setCounts(null); }}>
-          ${gameTypes.map((g) => html`<option value=${g.id} selected=${g.id === type.id}>${g.title}</option>`)}
+          ${gameTypes.map((g) => html`<${Option} value=${g.id} selected=${g.id === type.id}>${g.title}<//>`)}
         </select></label>
       <fieldset class="counts"><legend>${t("queue.counts")}</legend>
         ${[...type.player_counts].sort((a, b) => a - b).map((n) => html`<label class="inline">
@@ -302,7 +306,7 @@ export function LobbyPage() {
     <div class="col">
       ${me ? null : html`<${Register} />`}
       ${typesProblem ? html`<${ProblemBox} problem=${typesProblem} />` : null}
-      ${me && gameTypes ? html`<${CreateTable} gameTypes=${gameTypes}
+      ${me && gameTypes ? html`<${CreateTable} gameTypes=${gameTypes} clientSeed=${clientSeed}
         onCreated=${(game, ticket) => { if (ticket) setTicketId(ticket); setRefreshKey((n) => n + 1); }} />` : null}
       ${me && gameTypes ? html`<${Matchmaking} gameTypes=${gameTypes} ticketId=${ticketId} setTicketId=${setTicketId} />` : null}
     </div>

@@ -4,6 +4,7 @@
 // Defaults come from the schema (the spec defaults); a variant preset fills them in.
 import { html } from "../lib.js";
 import { t } from "../i18n.js";
+import { Option } from "./common.js";
 
 export function typesOf(schema) {
   const type = schema.type;
@@ -59,8 +60,8 @@ export function OptionsForm({ schema, values, onChange }) {
       if (s.enum) {
         return html`<label class="opt">${label}
           <select name=${name} onChange=${(e) => set(key, parseOption(s, e.target.value))}>
-            ${types.includes("null") && !s.enum.includes(null) ? html`<option value="" selected=${value === null}>${t("create.null")}</option>` : null}
-            ${s.enum.map((v) => html`<option value=${String(v)} selected=${String(v) === String(value)}>${String(v)}</option>`)}
+            ${types.includes("null") && !s.enum.includes(null) ? html`<${Option} value="" selected=${value === null}>${t("create.null")}<//>` : null}
+            ${s.enum.map((v) => html`<${Option} value=${String(v)} selected=${String(v) === String(value)}>${String(v)}<//>`)}
           </select>${help}</label>`;
       }
       if (types.includes("boolean")) {
