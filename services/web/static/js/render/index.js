@@ -9,6 +9,11 @@
 //     act    act(move): post that move object unchanged (the table page adds expected_version,
 //            Idempotency-Key, 409 reload/retry and 422 display)
 //     t      t(key, vars) -> label in the chosen language (i18n.js); lang "nl" | "en"
+//     game   the whole game detail (status, to_move, outcome, waiting_for, version)
+//
+//   export function describeEvent(event, t, lang, seats) -> string | vnode | null   (optional)
+//     the event log's sentence for one GET .../events item ({version, type, payload}); null = the
+//     table page's generic sentence
 //
 // Every element that makes a move is a <button> (keyboard-usable) with data-move={moveKey(move)};
 // every card drawn carries data-card="<the game's card notation>"; moves a renderer does not place
@@ -35,12 +40,14 @@ export async function rendererFor(gameType) {
   }
 }
 
-/** A readable label for a move: its type and payload in words. */
+/** A readable label for a move: its type in words and its other fields (moves are flat objects,
+ * `{type, ...fields}`, as GET .../legal-moves lists them). */
 export function moveLabel(move, t) {
   const words = t ? t(`move.${move.type}`) : move.type;
-  const payload = move.payload && typeof move.payload === "object"
-    ? Object.entries(move.payload).map(([k, v]) => `${k}: ${typeof v === "object" ? JSON.stringify(v) : v}`).join(", ")
-    : "";
+  const fields = move.payload && typeof move.payload === "object" ? move.payload
+    : Object.fromEntries(Object.entries(move).filter(([k]) => k !== "type"));
+  const payload = Object.entries(fields)
+    .map(([k, v]) => `${k}: ${v && typeof v === "object" ? JSON.stringify(v) : v}`).join(", ");
   return payload ? `${words} (${payload})` : words;
 }
 
