@@ -17,7 +17,8 @@
 //   cardMoves(moves)        Map card -> the move whose `card` field is that card.
 //   TableLayout({ order, me, plate, trick, info, turn })  seats around an oval table: `order` lists the
 //            seats clockwise, the reader (`me`, or order[0] for spectators) at the bottom; plate(seat) draws a
-//            seat's name plate; trick = [{seat, card}] puts each card in front of its seat; info is drawn
+//            seat's name plate; trick = [{seat, card}] puts each card in front of its seat (lastTrick, the same shape,
+//            is drawn faded with lastLabel while trick is empty); info is drawn
 //            in a strip above the table (trump, contract, pot, ...); turn = the seat to move (highlighted).
 //   SuitIcon({ suit })  a suit symbol (S H D C), red or black; "none" draws "no trump" as a crossed circle.
 //   loadCss(url)        adds a stylesheet link once (renderers call it for their own css file).
@@ -173,7 +174,7 @@ export function seatPoint(k, n) {
   return { x: -Math.sin(a), y: Math.cos(a) };
 }
 
-export function TableLayout({ order, me, plate, trick = [], info, turn, trickLabel }) {
+export function TableLayout({ order, me, plate, trick = [], info, turn, trickLabel, lastTrick, lastLabel }) {
   const n = order.length;
   const base = me === null || me === undefined || !order.includes(me) ? order[0] : me;
   const rel = (seat) => (order.indexOf(seat) - order.indexOf(base) + n) % n;
@@ -185,6 +186,11 @@ export function TableLayout({ order, me, plate, trick = [], info, turn, trickLab
     <div class="felt"></div>
     ${order.map((seat) => html`<div class=${`seat-plate${seat === turn ? " to-move" : ""}${seat === me ? " me" : ""}`}
         data-seat=${seat} style=${pos(seat)} key=${`p${seat}`}>${plate(seat)}</div>`)}
+    ${!trick.length && lastTrick && lastTrick.length ? html`<div class="trick last-trick" aria-label=${lastLabel}>
+      <span class="last-label">${lastLabel}</span>
+      ${lastTrick.map(({ seat, card }, i) => html`<span class="trick-card" data-seat=${seat} key=${`l${seat}`}
+          style=${`${pos(seat)};z-index:${i + 1}`}><${Card} card=${card} small=${true} /></span>`)}
+    </div>` : null}
     <div class="trick" aria-label=${trickLabel} data-testid="trick">
       ${trick.map(({ seat, card }, i) => html`<span class="trick-card" data-seat=${seat} key=${`t${seat}`}
           style=${`${pos(seat)};z-index:${i + 1}`}><${Card} card=${card} small=${true} /></span>`)}

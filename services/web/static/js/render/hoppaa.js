@@ -30,7 +30,7 @@ const L = {
     last_round: "Uitslag vorige ronde", made_word: "gemaakt", missed_word: "gemist", nothing: "geen zet",
     knocked: "{pawn} eraf gegooid", tricks_round: "Slagen deze ronde", won_by: "→ {name}",
     winner: "{name} wint!", winners: "{names} winnen!", game_over: "Spel afgelopen", spectator: "Je kijkt mee",
-    trick: "Huidige slag", phase_white_pawn: "witte pion", phase_bidding: "bieden", phase_play: "spelen",
+    trick: "Huidige slag", last_trick: "Vorige slag", phase_white_pawn: "witte pion", phase_bidding: "bieden", phase_play: "spelen",
     phase_scoring: "tellen", phase_game_over: "afgelopen", you: "jij", scoring_of: "{name} zet een pion",
     reserve: "reserve: {n}",
   },
@@ -52,7 +52,7 @@ const L = {
     last_round: "Last round's results", made_word: "made", missed_word: "missed", nothing: "no move",
     knocked: "{pawn} knocked off", tricks_round: "Tricks this round", won_by: "→ {name}",
     winner: "{name} wins!", winners: "{names} win!", game_over: "Game over", spectator: "You are watching",
-    trick: "Current trick", phase_white_pawn: "white pawn", phase_bidding: "bidding", phase_play: "play",
+    trick: "Current trick", last_trick: "Previous trick", phase_white_pawn: "white pawn", phase_bidding: "bidding", phase_play: "play",
     phase_scoring: "scoring", phase_game_over: "finished", you: "you", scoring_of: "{name} moves a pawn",
     reserve: "reserve: {n}",
   },
@@ -208,8 +208,7 @@ export function renderTable(ctx) {
     </tbody></table>`;
 
   const results = view.results && view.results.length ? html`<div class="panel-title">${lb("last_round")}</div>
-    <ul class="hp-results">${view.results.map((r) => html`<li data-seat=${r.seat}>${name(r.seat)}: ${lb("bid", { n: r.bid })},
-      ${lb("tricks", { n: r.tricks })} — ${r.result === "made" ? lb("made_word") : lb("missed_word")}${r.pawn
+    <ul class="hp-results">${view.results.map((r) => html`<li data-seat=${r.seat}>${name(r.seat)}: ${`${lb("bid", { n: r.bid })}, ${lb("tricks", { n: r.tricks })}`} — ${r.result === "made" ? lb("made_word") : lb("missed_word")}${r.pawn
         ? html`, <span class=${`pawn inline ${r.pawn}`}></span> ${r.from} → ${r.to}${r.knocked_off ? html` (${lb("knocked", { pawn: lb(r.knocked_off) })})` : null}`
         : html` (${lb("nothing")})`}</li>`)}</ul>` : null;
 
@@ -229,7 +228,8 @@ export function renderTable(ctx) {
       ${seat === null ? html`<span>${lb("spectator")}</span>` : null}
     </div>
     <${TableLayout} order=${order} me=${seat} plate=${plate} turn=${turn} info=${trumpInfo}
-      trick=${view.trick ? view.trick.cards : []} trickLabel=${lb("trick")} />
+      trick=${view.trick ? view.trick.cards : []} trickLabel=${lb("trick")}
+      lastTrick=${view.trick_log && view.trick_log.length ? view.trick_log[view.trick_log.length - 1].cards : null} lastLabel=${lb("last_trick")} />
     ${whitePanel}
     ${bidPanel}
     ${scorePanel}

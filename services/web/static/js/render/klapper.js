@@ -29,7 +29,7 @@ const L = {
     roem_scored: "Roem gescoord", score: "Stand", target: "tot {n}", scores: "Scoreblad", side: "Zijde",
     last_trick: "laatste slag", tricks: "Slagen dit potje", won_by: "→ {name}", void: "geen spel (allen gepast)",
     winner: "{names} winnen!", winner_one: "{names} wint!", game_over: "Spel afgelopen", spectator: "Je kijkt mee",
-    trick: "Huidige slag", omboeren: "Omboeren", bid_play: "speelt", bid_pass: "past",
+    trick: "Huidige slag", prev_trick: "Vorige slag", omboeren: "Omboeren", bid_play: "speelt", bid_pass: "past",
     phase_omboeren: "omboeren", phase_bidding_1: "bieden (ronde 1)", phase_bidding_2: "bieden (ronde 2)",
     phase_play: "spelen", phase_game_over: "afgelopen", dead_hand: "dode hand: {n}", extras: "extra gedekt: {n}",
     won: "gehaald", lost: "nat", total: "Totaal",
@@ -45,7 +45,7 @@ const L = {
     roem_scored: "Roem scored", score: "Score", target: "to {n}", scores: "Score sheet", side: "Side",
     last_trick: "last trick", tricks: "Tricks this deal", won_by: "→ {name}", void: "void deal (all passed)",
     winner: "{names} win!", winner_one: "{names} wins!", game_over: "Game over", spectator: "You are watching",
-    trick: "Current trick", omboeren: "Omboeren (dealing for jacks)", bid_play: "plays", bid_pass: "passes",
+    trick: "Current trick", prev_trick: "Previous trick", omboeren: "Omboeren (dealing for jacks)", bid_play: "plays", bid_pass: "passes",
     phase_omboeren: "omboeren", phase_bidding_1: "bidding (round 1)", phase_bidding_2: "bidding (round 2)",
     phase_play: "play", phase_game_over: "finished", dead_hand: "dead hand: {n}", extras: "extra face down: {n}",
     won: "made", lost: "failed", total: "Total",
@@ -96,8 +96,7 @@ export function renderTable(ctx) {
       ${winners.includes(s) ? html`<span class="badge winner">★</span>` : null}
     </span>
     ${bidding && lastBid(s) ? html`<span class="badges"><span class="badge bid">${bidWord(lastBid(s))}</span></span>` : null}
-    ${view.roem && view.roem[s] && view.roem[s].length ? html`<span class="badges"><span class="badge roem">${lb("roem")}:
-      ${view.roem[s].map((m) => MELDS[lang][m.type] || m.type).join(", ")}</span></span>` : null}
+    ${view.roem && view.roem[s] && view.roem[s].length ? html`<span class="badges"><span class="badge roem">${`${lb("roem")}: ${view.roem[s].map((m) => MELDS[lang][m.type] || m.type).join(", ")}`}</span></span>` : null}
     ${s !== seat && view.hand_sizes[s] > 0 ? html`<${Backs} count=${view.hand_sizes[s]} label=${lb("hand_of", { name: name(s), n: view.hand_sizes[s] })} />` : null}`;
 
   const info = html`<span><b>${lb("deal", { n: view.deal_no })}</b> · ${lb("target", { n: view.target })}</span>
@@ -182,7 +181,8 @@ export function renderTable(ctx) {
       ${seat === null ? html`<span>${lb("spectator")}</span>` : null}
     </div>
     <${TableLayout} order=${order} me=${seat} plate=${plate} turn=${view.turn} info=${info}
-      trick=${view.trick ? view.trick.cards : []} trickLabel=${lb("trick")} />
+      trick=${view.trick ? view.trick.cards : []} trickLabel=${lb("trick")}
+      lastTrick=${view.tricks && view.tricks.length ? view.tricks[view.tricks.length - 1].cards : null} lastLabel=${lb("prev_trick")} />
     ${bidPanel}
     ${hand && hand.length ? html`<div class="hand-area">
       ${playMoves.length ? html`<div class="prompt card-prompt">${lb("play")}</div>` : null}
