@@ -109,6 +109,8 @@ def main() -> None:
         "hoppaa-spectator": find(hp, variant(hp, 3, pawns_per_player=2),
                                  lambda v: v["phase"] == "play" and len(v["trick"]["cards"]) == 2
                                  and v["round"] >= 5, 10, spectator=True),
+        "hoppaa-three-bidding": find(hp, variant(hp, 3, pawns_per_player=2), lambda v: v["phase"] == "bidding"
+                                     and not v["discard_pending"] and all(b is None for b in v["bids"]), 12),
         "hoppaa-finished": find(hp, hp4, lambda v: v["phase"] == "game_over", 11, viewer=lambda v: 0),
     }
     kl4 = variant(kl, 4)
@@ -125,6 +127,7 @@ def main() -> None:
         "klapper-three": find(kl, variant(kl, 3), lambda v: v["phase"] == "play" and len(v["tricks"]) == 2
                               and len(v["trick"]["cards"]) == 1, 5),
         "klapper-two": find(kl, variant(kl, 2), lambda v: v["phase"] == "play" and len(v["tricks"]) == 1, 6),
+        "klapper-two-bidding": find(kl, variant(kl, 2), lambda v: v["phase"] == "bidding_1", 12),
         "klapper-six": find(kl, variant(kl, 6), lambda v: v["phase"] == "play" and len(v["trick"]["cards"]) == 4
                             and v["deal_no"] >= 2, 7),
         "klapper-spectator": find(kl, kl4, lambda v: v["phase"] == "play" and len(v["trick"]["cards"]) == 3,
@@ -140,6 +143,9 @@ def main() -> None:
                                         and v["pot"] > 0, 2),
         "paardenkoppen-pass": find(pk, pk4, lambda v: v["phase"] == "playing" and v["round_no"] >= 2
                                    and v["pot"] >= 3 and "pass" in v["_legal"], 3),
+        "paardenkoppen-head-card": find(pk, pk4, lambda v: v["phase"] == "playing" and "play_card" in v["_legal"]
+                                        and any(r["low"] == 1 and r["high"] == r["head_rank"] - 1
+                                                for r in v["rows"].values() if r["low"] is not None), 7),
         "paardenkoppen-six": find(pk, variant(pk, 6), lambda v: v["phase"] == "playing" and v["round_no"] >= 2
                                   and sum(len(r["cards"]) for r in v["rows"].values()) >= 30, 4),
         "paardenkoppen-spectator": find(pk, variant(pk, 3), lambda v: v["phase"] == "playing"

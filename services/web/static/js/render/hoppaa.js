@@ -31,7 +31,7 @@ const L = {
     knocked: "{pawn} eraf gegooid", tricks_round: "Slagen deze ronde", won_by: "→ {name}",
     winner: "{name} wint!", winners: "{names} winnen!", game_over: "Spel afgelopen", spectator: "Je kijkt mee",
     trick: "Huidige slag", last_trick: "Vorige slag", phase_white_pawn: "witte pion", phase_bidding: "bieden", phase_play: "spelen",
-    phase_scoring: "tellen", phase_game_over: "afgelopen", you: "jij", scoring_of: "{name} zet een pion",
+    phase_scoring: "tellen", phase_deal: "delen", phase_game_over: "afgelopen", you: "jij", scoring_of: "{name} zet een pion",
     reserve: "reserve: {n}",
   },
   en: {
@@ -53,7 +53,7 @@ const L = {
     knocked: "{pawn} knocked off", tricks_round: "Tricks this round", won_by: "→ {name}",
     winner: "{name} wins!", winners: "{names} win!", game_over: "Game over", spectator: "You are watching",
     trick: "Current trick", last_trick: "Previous trick", phase_white_pawn: "white pawn", phase_bidding: "bidding", phase_play: "play",
-    phase_scoring: "scoring", phase_game_over: "finished", you: "you", scoring_of: "{name} moves a pawn",
+    phase_scoring: "scoring", phase_deal: "dealing", phase_game_over: "finished", you: "you", scoring_of: "{name} moves a pawn",
     reserve: "reserve: {n}",
   },
 };
@@ -224,7 +224,7 @@ export function renderTable(ctx) {
   return html`<div class="card-game hoppaa" data-phase=${view.phase}>
     <div class="game-bar">
       <span class=${`status${myTurn ? " mine" : ""}`} data-testid="status">${status}</span>
-      <span>${lb(`phase_${view.phase}`)}</span>
+      <span>${(lb(`phase_${view.phase}`) === `phase_${view.phase}` ? view.phase : lb(`phase_${view.phase}`))}</span>
       ${seat === null ? html`<span>${lb("spectator")}</span>` : null}
     </div>
     <${TableLayout} order=${order} me=${seat} plate=${plate} turn=${turn} info=${trumpInfo}

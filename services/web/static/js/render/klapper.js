@@ -23,7 +23,7 @@ const L = {
     voorhand: "voorhand", speler: "Speler", troefmaker: "Troefmaker", playing_side: "spelende zijde",
     team: "Team {n}", you: "jij", your_turn: "Jij bent aan zet", turn_of: "{name} is aan zet",
     hand: "Jouw hand", hand_of: "Kaarten van {name}: {n}", play: "Speel een kaart",
-    bid1: "Spelen of passen met {suit} als troef?", bid2: "Iedereen paste: kies vrij een troefkleur of pas",
+    bid1: "Spelen of passen? Voorgestelde troef:", bid2: "Iedereen paste: kies vrij een troefkleur of pas",
     play_bid: "Spelen", pass: "Passen", choose: "{suit}", roem_prompt: "Roem melden (voor je kaart speelt)",
     declare: "Meld {melds}", roem: "Roem", no_roem: "geen roem", points: "Kaartpunten dit potje",
     roem_scored: "Roem gescoord", score: "Stand", target: "tot {n}", scores: "Scoreblad", side: "Zijde",
@@ -39,7 +39,7 @@ const L = {
     voorhand: "voorhand", speler: "Speler", troefmaker: "Troefmaker", playing_side: "playing side",
     team: "Team {n}", you: "you", your_turn: "Your turn", turn_of: "{name} to move",
     hand: "Your hand", hand_of: "{name}'s cards: {n}", play: "Play a card",
-    bid1: "Play or pass with {suit} as trump?", bid2: "All passed: name any trump suit or pass",
+    bid1: "Play or pass? Proposed trump:", bid2: "All passed: name any trump suit or pass",
     play_bid: "Play", pass: "Pass", choose: "{suit}", roem_prompt: "Declare roem (before you play your card)",
     declare: "Declare {melds}", roem: "Roem", no_roem: "no roem", points: "Card points this deal",
     roem_scored: "Roem scored", score: "Score", target: "to {n}", scores: "Score sheet", side: "Side",
@@ -103,7 +103,8 @@ export function renderTable(ctx) {
     <span>${lb("trump")}: ${view.trump ? html`<${SuitIcon} suit=${view.trump} lang=${lang} /> ${SUIT_NAMES[lang][view.trump]}` : lb("trump_open")}</span>
     ${view.turned_card ? html`<span class="turned">${lb("turned")}: <${Card} card=${view.turned_card} small=${true} lang=${lang} /></span>` : null}
     ${view.speler !== null && view.speler !== undefined ? html`<span>${spelerWord}: ${name(view.speler)}</span>` : null}
-    ${view.dead_hand_size ? html`<span>${lb("dead_hand", { n: view.dead_hand_size })}</span>` : null}`;
+    ${view.dead_hand_size ? html`<span>${lb("dead_hand", { n: view.dead_hand_size })}</span>` : null}
+    ${view.extra_counts && view.extra_counts.some((k) => k > 0) ? html`<span>${lb("extras", { n: view.extra_counts.join(" / ") })}</span>` : null}`;
 
   // bidding and roem choices
   const btn = (m, text, cls = "") => {
@@ -116,7 +117,7 @@ export function renderTable(ctx) {
   const roemMoves = moves.filter((m) => m.type === "declare_roem");
   const proposed = view.turned_card ? view.turned_card.slice(-1) : null;
   const bidPanel = bidMoves.length || trumpMoves.length ? html`<div class="choice-panel" data-testid="choices">
-    <div class="prompt">${bidMoves.length ? html`${lb("bid1", { suit: "" })}` : lb("bid2")}
+    <div class="prompt">${bidMoves.length ? lb("bid1") : lb("bid2")}
       ${bidMoves.length && proposed ? html` <${SuitIcon} suit=${proposed} lang=${lang} /> ${SUIT_NAMES[lang][proposed]}` : null}</div>
     ${bidMoves.map((m) => btn(m, m.choice === "play" ? lb("play_bid") : m.choice === "pass" ? lb("pass") : m.choice))}
     ${trumpMoves.map((m) => btn(m, html`<${SuitIcon} suit=${m.suit} lang=${lang} /> ${SUIT_NAMES[lang][m.suit] || m.suit}`, "suit-button"))}
@@ -177,7 +178,7 @@ export function renderTable(ctx) {
   return html`<div class="card-game klapper" data-phase=${view.phase}>
     <div class="game-bar">
       <span class=${`status${myTurn ? " mine" : ""}`} data-testid="status">${status}</span>
-      <span>${lb(`phase_${view.phase}`)}</span>
+      <span>${(lb(`phase_${view.phase}`) === `phase_${view.phase}` ? view.phase : lb(`phase_${view.phase}`))}</span>
       ${seat === null ? html`<span>${lb("spectator")}</span>` : null}
     </div>
     <${TableLayout} order=${order} me=${seat} plate=${plate} turn=${view.turn} info=${info}

@@ -119,7 +119,7 @@ export function renderTable(ctx) {
 
   const info = html`<div class="table-info">
     <span><b>${view.rounds ? lb("round", { n: view.round_no, of: view.rounds }) : lb("round_open", { n: view.round_no })}</b></span>
-    <span>${lb(`phase_${view.phase}`)}</span>
+    <span>${(lb(`phase_${view.phase}`) === `phase_${view.phase}` ? view.phase : lb(`phase_${view.phase}`))}</span>
     ${view.end_reason ? html`<span>${lb(`reason_${view.end_reason}`)}</span>` : null}
   </div>`;
 
