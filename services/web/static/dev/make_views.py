@@ -23,8 +23,7 @@ from services.games.service_layer.selfplay import seeds_for
 OUT = Path(__file__).resolve().parent / "views"
 NAMES = ["Anna", "Bram", "Cor", "Daan", "Eva", "Fien"]
 View = dict[str, Any]
-# (file suffix, game type, variant filter, predicate on (view seen by all, engine progress), viewer choice)
-Pick = Callable[[View], bool]
+Pick = Callable[[View], bool]  # on the full view, plus "_legal": the move types of the seat to move
 
 
 def public_events(log: list[dict[str, Any]], seat: int | None) -> list[dict[str, Any]]:
@@ -86,10 +85,15 @@ def main() -> None:
     registry = default_registry("")
     hp, kl, pk = (registry.get(g) for g in ("hoppaa", "klapper", "paardenkoppen"))
     hp4 = variant(hp, 4, mode="solo", pawns_per_player=2)
-    made = (lambda v: v["phase"] == "scoring" and v["scoring"] and v["scoring"]["result"] == "made"
-            and len(v["scoring"]["steps"]) > 1 and v["round"] >= 3)
-    missed = (lambda v: v["phase"] == "scoring" and v["scoring"] and v["scoring"]["result"] == "missed"
-              and v["round"] >= 3)
+
+    def made(v: View) -> bool:
+        return bool(v["phase"] == "scoring" and v["scoring"] and v["scoring"]["result"] == "made"
+                    and len(v["scoring"]["steps"]) > 1 and v["round"] >= 3)
+
+    def missed(v: View) -> bool:
+        return bool(v["phase"] == "scoring" and v["scoring"] and v["scoring"]["result"] == "missed"
+                    and v["round"] >= 3)
+
     cases: dict[str, dict[str, Any]] = {
         "hoppaa-white-pawn": find(hp, hp4, lambda v: v["phase"] == "white_pawn", 1),
         "hoppaa-bidding": find(hp, hp4, lambda v: v["phase"] == "bidding" and not v["discard_pending"]
