@@ -22,6 +22,10 @@
 //            in a strip above the table (trump, contract, pot, ...); turn = the seat to move (highlighted).
 //   SuitIcon({ suit })  a suit symbol (S H D C), red or black; "none" draws "no trump" as a crossed circle.
 //   loadCss(url)        adds a stylesheet link once (renderers call it for their own css file).
+//   labels, seatName, eventLang, cardName, parseCard: small helpers the renderers share (see each).
+//
+// The renderers' describeEvent(event, t, [lang], [seats]) returns a sentence or null (unknown event); lang
+// defaults to t.lang, then <html lang>; seats ([{seat, display_name}]) names the players.
 import { html, moveKey } from "../lib.js";
 
 export function loadCss(url) {

@@ -199,6 +199,7 @@ export function renderTable(ctx) {
 
 /** A sentence for the event log; null for events this game does not know (the page describes those). */
 export function describeEvent(event, t, lang, seats) {
+  if (Array.isArray(lang)) [lang, seats] = [undefined, lang]; // also called as (event, t, seats)
   const l = eventLang(t, lang);
   const lb = labels(E, l, t, "klapper.event");
   const p = event.payload || {};
