@@ -7,6 +7,13 @@ const params = new URLSearchParams(location.search);
 const lang = params.get("lang") === "en" ? "en" : "nl";
 document.documentElement.lang = lang;
 const t = (key) => key;
+// ?app=1: draw inside the app's stylesheet and its .board, as the table page does
+if (params.get("app")) {
+  const link = document.createElement("link");
+  link.rel = "stylesheet";
+  link.href = "../css/app.css";
+  document.head.prepend(link);
+}
 window.__acted = [];
 
 /** The renderer contract, checked in the page for one drawn case: every legal move has a button and
@@ -49,7 +56,8 @@ function Case({ name, data, renderer }) {
     : [];
   return html`<section class="harness-case" data-case=${name}>
     <h2>${name} — ${data.seat === null ? "spectator" : `seat ${data.seat}`}, ${data.moves.length} moves</h2>
-    ${renderer.renderTable({ view: data.view, moves: data.moves, seat: data.seat, seats: data.seats, act, t, lang })}
+    <div class=${params.get("app") ? "board" : ""}>
+      ${renderer.renderTable({ view: data.view, moves: data.moves, seat: data.seat, seats: data.seats, act, t, lang })}</div>
     <div class="harness-acted" data-testid="acted">${acted ? `act(${acted})` : "act: —"}</div>
     <ol class="harness-events">${events.map(([v, s]) => html`<li value=${v}>${s}</li>`)}</ol>
   </section>`;

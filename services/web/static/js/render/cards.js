@@ -127,12 +127,12 @@ const HEADS = { horse: 13, cow: 12, pig: 11, goat: 10 };
 
 export function Card({ card, move, act, back, small, dim, lang = "en", title, extraClass = "" }) {
   if (back) {
-    return html`<span class=${`card back${small ? " small" : ""} ${extraClass}`} aria-hidden="true"></span>`;
+    return html`<span class=${`pcard back${small ? " small" : ""} ${extraClass}`} aria-hidden="true"></span>`;
   }
   const p = parseCard(card);
   const colour = p.kind === "french" ? (RED.has(p.suit) ? "red" : "black") : p.kind === "animal" ? p.animal : "";
   const head = p.kind === "animal" && HEADS[p.animal] === p.rank;
-  const cls = `card face ${p.kind} ${colour}${small ? " small" : ""}${dim ? " dim" : ""}${head ? " head" : ""} ${extraClass}`;
+  const cls = `pcard face ${p.kind} ${colour}${small ? " small" : ""}${dim ? " dim" : ""}${head ? " head" : ""} ${extraClass}`;
   const label = title || cardName(card, lang);
   if (move && act) {
     return html`<button type="button" class=${`${cls} playable`} data-card=${card} data-move=${moveKey(move)}

@@ -177,7 +177,7 @@ export function renderTable(ctx) {
   const rest = otherMoves({ moves, act, t }, placed);
   return html`<div class="card-game klapper" data-phase=${view.phase}>
     <div class="game-bar">
-      <span class=${`status${myTurn ? " mine" : ""}`} data-testid="status">${status}</span>
+      <span class=${`cg-status${myTurn ? " mine" : ""}`} data-testid="status">${status}</span>
       <span>${(lb(`phase_${view.phase}`) === `phase_${view.phase}` ? view.phase : lb(`phase_${view.phase}`))}</span>
       ${seat === null ? html`<span>${lb("spectator")}</span>` : null}
     </div>

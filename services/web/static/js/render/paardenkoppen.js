@@ -147,7 +147,7 @@ export function renderTable(ctx) {
   const rest = otherMoves({ moves, act, t }, placed);
   return html`<div class="card-game paardenkoppen" data-phase=${view.phase}>
     <div class="game-bar">
-      <span class=${`status${myTurn ? " mine" : ""}`} data-testid="status">${status}</span>
+      <span class=${`cg-status${myTurn ? " mine" : ""}`} data-testid="status">${status}</span>
       ${seat === null ? html`<span>${lb("spectator")}</span>` : null}
     </div>
     ${info}
