@@ -11,8 +11,9 @@
 //     back   true: a face-down card (no data-card; the card is unknown).
 //     small  a smaller face (tricks, logs); dim: drawn faded (not playable now).
 //     lang   "nl" shows Dutch court letters (H V B = heer, vrouw, boer); default "en" (K Q J).
-//   Hand({ cards, moves, act, lang, label })  a fanned row of the reader's cards; a card with a listed move
-//            (move.card === card) is a button, the others are dimmed while there are card moves.
+//   Hand({ cards, moves, act, lang, label, order })  a fanned row of the reader's cards; a card with a listed
+//            move (move.card === card) is a button, the others are dimmed while there are card moves;
+//            order: a compare function to draw them sorted (handOrder(ranks) gives one).
 //   Backs({ count, max })   a small fan of face-down cards with the count (an opponent's hand).
 //   cardMoves(moves)        Map card -> the move whose `card` field is that card.
 //   TableLayout({ order, me, plate, trick, info, turn })  seats around an oval table: `order` lists the
@@ -149,7 +150,24 @@ export function cardMoves(moves) {
   return map;
 }
 
-export function Hand({ cards, moves, act, lang, label, placed }) {
+/** A compare function for drawing a hand sorted: suits in the order S H C D (colours alternate), each suit
+ * in `rankOrder` (e.g. ["10", "9", ..., "A"]); animal cards by animal, then rank. Display only. */
+export function handOrder(rankOrder = ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"]) {
+  const suits = ["S", "H", "C", "D"];
+  const key = (card) => {
+    const p = parseCard(card);
+    if (p.kind === "french") return [suits.indexOf(p.suit), rankOrder.indexOf(p.rank)];
+    if (p.kind === "animal") return [ANIMALS.indexOf(p.animal), p.rank];
+    return [99, 0];
+  };
+  return (a, b) => {
+    const [x, y] = [key(a), key(b)];
+    return x[0] - y[0] || x[1] - y[1];
+  };
+}
+
+export function Hand({ cards: given, moves, act, lang, label, placed, order }) {
+  const cards = order ? [...given].sort(order) : given;
   const byCard = cardMoves(moves);
   const anyMove = byCard.size > 0;
   const n = cards.length;

@@ -6,7 +6,7 @@
 import { html, moveKey } from "../lib.js";
 import { otherMoves } from "./index.js";
 import {
-  Backs, Card, Hand, SUIT_NAMES, SuitIcon, TableLayout, cardName, eventLang, labels, loadCss, seatName,
+  Backs, Card, Hand, SUIT_NAMES, handOrder, SuitIcon, TableLayout, cardName, eventLang, labels, loadCss, seatName,
 } from "./cards.js";
 
 loadCss("../../css/hoppaa.css");
@@ -27,7 +27,7 @@ const L = {
     green: "groen", red: "rood", pawn_green: "Groene pion", pawn_red: "Rode pion", steps: "+{n}", back: "−{n}",
     scores: "Scorebord", player: "Speler", pawns: "Pionnen", total: "Totaal", team: "Team {n}",
     tracks: "Scorespoor", start: "start", finish: "HopPaa", my_discard: "Jouw afgelegde kaart",
-    last_round: "Uitslag vorige ronde", made_word: "gemaakt", missed_word: "gemist", nothing: "geen zet",
+    last_round: "Uitslag van de ronde", made_word: "gemaakt", missed_word: "gemist", nothing: "geen zet",
     knocked: "{pawn} eraf gegooid", tricks_round: "Slagen deze ronde", won_by: "→ {name}",
     winner: "{name} wint!", winners: "{names} winnen!", game_over: "Spel afgelopen", spectator: "Je kijkt mee",
     trick: "Huidige slag", last_trick: "Vorige slag", phase_white_pawn: "witte pion", phase_bidding: "bieden", phase_play: "spelen",
@@ -49,7 +49,7 @@ const L = {
     green: "green", red: "red", pawn_green: "Green pawn", pawn_red: "Red pawn", steps: "+{n}", back: "−{n}",
     scores: "Score sheet", player: "Player", pawns: "Pawns", total: "Total", team: "Team {n}",
     tracks: "Score track", start: "start", finish: "HopPaa", my_discard: "Your discard",
-    last_round: "Last round's results", made_word: "made", missed_word: "missed", nothing: "no move",
+    last_round: "Round results", made_word: "made", missed_word: "missed", nothing: "no move",
     knocked: "{pawn} knocked off", tricks_round: "Tricks this round", won_by: "→ {name}",
     winner: "{name} wins!", winners: "{names} win!", game_over: "Game over", spectator: "You are watching",
     trick: "Current trick", last_trick: "Previous trick", phase_white_pawn: "white pawn", phase_bidding: "bidding", phase_play: "play",
@@ -58,6 +58,7 @@ const L = {
   },
 };
 
+const HAND_ORDER = handOrder(["10", "9", "8", "7", "6", "5", "4", "3", "2", "A"]); // HopPaa: the ace is lowest
 const GREEN_SQUARES = new Set([1, 7, 14, 21, 25]);
 const RED_DOTS = new Set([30, 32]);
 
@@ -236,7 +237,7 @@ export function renderTable(ctx) {
     ${hand && (hand.length || view.my_discard) ? html`<div class="hand-area">
       ${cardPrompt ? html`<div class="prompt card-prompt">${cardPrompt}</div>` : null}
       ${hand.length ? html`<${Hand} cards=${hand} moves=${moves.filter((m) => m.type === "play_card" || m.type === "discard")}
-        act=${act} lang=${lang} label=${lb("hand")} />` : null}
+        act=${act} lang=${lang} label=${lb("hand")} order=${HAND_ORDER} />` : null}
       ${view.my_discard ? html`<div class="my-discard">${lb("my_discard")}: <${Card} card=${view.my_discard} small=${true} lang=${lang} /></div>` : null}
     </div>` : null}
     ${rest}

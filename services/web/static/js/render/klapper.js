@@ -6,11 +6,12 @@
 import { html, moveKey } from "../lib.js";
 import { otherMoves } from "./index.js";
 import {
-  Backs, Card, Hand, SUIT_NAMES, SuitIcon, TableLayout, cardName, eventLang, labels, loadCss, seatName,
+  Backs, Card, Hand, SUIT_NAMES, handOrder, SuitIcon, TableLayout, cardName, eventLang, labels, loadCss, seatName,
 } from "./cards.js";
 
 loadCss("../../css/klapper.css");
 
+const HAND_ORDER = handOrder(["A", "10", "K", "Q", "J", "9"]); // the non-trump trick order (KL spec, section 2)
 const MELDS = {
   nl: { four_jacks: "vier boeren", four_of_a_kind: "carré", run5: "vijfde", run4: "vierde", run3: "derde", stuk: "stuk" },
   en: { four_jacks: "four jacks", four_of_a_kind: "four of a kind", run5: "run of five", run4: "run of four",
@@ -187,7 +188,8 @@ export function renderTable(ctx) {
     ${bidPanel}
     ${hand && hand.length ? html`<div class="hand-area">
       ${playMoves.length ? html`<div class="prompt card-prompt">${lb("play")}</div>` : null}
-      <${Hand} cards=${hand} moves=${playMoves} act=${act} lang=${lang} label=${lb("hand")} /></div>` : null}
+      <${Hand} cards=${hand} moves=${playMoves} act=${act} lang=${lang} label=${lb("hand")}
+        order=${HAND_ORDER} /></div>` : null}
     ${roemPanel}
     ${rest}
     ${scores}

@@ -6,7 +6,7 @@
 import { html, moveKey } from "../lib.js";
 import { otherMoves } from "./index.js";
 import {
-  ANIMALS, ANIMAL_NAMES, AnimalIcon, Backs, Card, Hand, cardName, eventLang, labels, loadCss, parseCard, seatName,
+  ANIMALS, ANIMAL_NAMES, AnimalIcon, Backs, Card, Hand, handOrder, cardName, eventLang, labels, loadCss, parseCard, seatName,
 } from "./cards.js";
 
 loadCss("../../css/paardenkoppen.css");
@@ -156,7 +156,8 @@ export function renderTable(ctx) {
     ${passPanel}
     ${hand && hand.length ? html`<div class="hand-area">
       ${playMoves.length ? html`<div class="prompt card-prompt">${lb("play")}</div>` : null}
-      <${Hand} cards=${hand} moves=${playMoves} act=${act} lang=${lang} label=${lb("hand")} /></div>` : null}
+      <${Hand} cards=${hand} moves=${playMoves} act=${act} lang=${lang} label=${lb("hand")}
+        order=${handOrder()} /></div>` : null}
     ${rest}
     ${last}
     ${scores}
