@@ -81,7 +81,8 @@ def variant(engine: Engine[Any], n: int, **options: Any) -> GameConfig:
     raise LookupError((engine.game_type, n, options))
 
 
-def main() -> None:
+def build() -> dict[str, dict[str, Any]]:
+    """Every example table, by name (deterministic: seeded self-play)."""
     registry = default_registry("")
     hp, kl, pk = (registry.get(g) for g in ("hoppaa", "klapper", "paardenkoppen"))
     hp4 = variant(hp, 4, mode="solo", pawns_per_player=2)
@@ -157,6 +158,11 @@ def main() -> None:
                                         spectator=True),
         "paardenkoppen-finished": find(pk, pk4, lambda v: v["phase"] == "finished", 6, viewer=lambda v: 0),
     }
+    return cases
+
+
+def main() -> None:
+    cases = build()
     OUT.mkdir(exist_ok=True)
     for name, case in cases.items():
         (OUT / f"{name}.json").write_text(json.dumps(case, separators=(",", ":")) + "\n", encoding="utf-8")
