@@ -4,7 +4,7 @@ views and finished games from seeded self-play) every legal move has a button, e
 listed move and its click posts exactly that object, every card drawn is in the reader's view (so no
 hidden card can be drawn), there is a score sheet, and a spectator gets no move buttons; in Dutch and
 English. The committed example tables are the engines' current views (regenerate with
-``.venv/bin/python services/web/static/dev/make_views.py``)."""
+``.venv/bin/python -m tests.web.make_views``)."""
 
 from __future__ import annotations
 
@@ -20,19 +20,19 @@ from typing import Any
 
 import pytest
 
+from tests.web.make_views import build
+
 STATIC = Path(__file__).resolve().parents[2] / "services" / "web" / "static"
 VIEWS = STATIC / "dev" / "views"
 CARD_GAMES = ("hoppaa", "klapper", "paardenkoppen")
 
 
 def test_the_example_tables_are_the_engines_current_views() -> None:
-    from services.web.static.dev.make_views import build
-
     built = json.loads(json.dumps(build()))
     committed = {p.stem: json.loads(p.read_text(encoding="utf-8")) for p in VIEWS.glob("*.json") if p.stem != "index"}
     assert sorted(built) == sorted(committed) == json.loads((VIEWS / "index.json").read_text(encoding="utf-8"))
     changed = [name for name in built if built[name] != committed[name]]
-    assert not changed, f"regenerate with services/web/static/dev/make_views.py: {changed}"
+    assert not changed, f"regenerate with python -m tests.web.make_views: {changed}"
     for game in CARD_GAMES:
         cases = [c for c in built.values() if c["game_type"] == game]
         assert any(c["seat"] is None for c in cases), f"{game}: a spectator's table"

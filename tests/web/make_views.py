@@ -4,7 +4,7 @@ Each file is what a renderer gets: {game_type, seat, seats, view, moves, events}
 (engine.view), its legal moves when it is to move, and the last game events in the API's shape, with
 chance values and other seats' discards left out. Run from the repository root:
 
-    .venv/bin/python services/web/static/dev/make_views.py
+    .venv/bin/python -m tests.web.make_views
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from services.games.engines.base import CHANCE_EVENT, Engine, GameConfig
 from services.games.engines.registry import default_registry
 from services.games.service_layer.selfplay import seeds_for
 
-OUT = Path(__file__).resolve().parent / "views"
+OUT = Path(__file__).resolve().parents[2] / "services" / "web" / "static" / "dev" / "views"
 NAMES = ["Anna", "Bram", "Cor", "Daan", "Eva", "Fien"]
 View = dict[str, Any]
 Pick = Callable[[View], bool]  # on the full view, plus "_legal": the move types of the seat to move
