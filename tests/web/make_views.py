@@ -161,6 +161,32 @@ def build() -> dict[str, dict[str, Any]]:
     return cases
 
 
+def sweep(every: int = 37) -> list[dict[str, Any]]:
+    """Tables along whole random games of every variant of the three card games: every ``every`` moves and
+    at the end, seen by the seat to move, a spectator and one other seat."""
+    registry = default_registry("")
+    out: dict[str, dict[str, Any]] = {}
+    for game in ("hoppaa", "klapper", "paardenkoppen"):
+        engine = registry.get(game)
+        for k, config in enumerate(engine.variants()):
+            chooser, seeds = random.Random(k), seeds_for(1000 + k)
+            provider = engine.selfplay_provider()
+            progress, log = open_game(engine, config, seeds, None, provider)
+            for step in range(5000):
+                over = engine.outcome(progress.state) is not None
+                if step % every == 0 or over:
+                    to_move = engine.to_move(progress.state)
+                    for seat in [*to_move[:1], None, step % config.num_players]:
+                        name = f"{game}-v{k}-m{step}-{'spectator' if seat is None else f'seat{seat}'}"
+                        out[name] = snapshot(engine, progress, log, seat, config.num_players) | {"name": name}
+                if over:
+                    break
+                seat = chooser.choice(engine.to_move(progress.state))
+                move = chooser.choice(engine.selfplay_moves(progress.state, seat))
+                log.extend(apply_move(engine, progress, seat, move, seeds, None, provider))
+    return list(out.values())
+
+
 def main() -> None:
     cases = build()
     OUT.mkdir(exist_ok=True)

@@ -63,7 +63,28 @@ function Case({ name, data, renderer }) {
   </section>`;
 }
 
+/** ?list=<file>: check every case of a JSON list [{name, game_type, seat, seats, view, moves, events}] one at
+ * a time (a sweep through whole games); results in body[data-check]. */
+async function checkList(url) {
+  const list = await (await fetch(url)).json();
+  const results = {};
+  const app = document.getElementById("app");
+  for (const data of list) {
+    const renderer = await rendererFor(data.game_type);
+    try {
+      render(html`<${Case} name=${data.name} data=${data} renderer=${renderer} />`, app);
+      results[data.name] = checkCase(app.querySelector("[data-case]"), data);
+    } catch (error) {
+      results[data.name] = { problems: [`render failed: ${error}`] };
+    }
+    render(null, app);
+  }
+  document.body.dataset.check = JSON.stringify(results);
+  document.body.dataset.ready = "1";
+}
+
 async function main() {
+  if (params.get("list")) return checkList(params.get("list"));
   const names = await (await fetch("views/index.json")).json();
   const one = params.get("view");
   const game = params.get("game");
