@@ -13,7 +13,8 @@
 //     lang   "nl" shows Dutch court letters (H V B = heer, vrouw, boer); default "en" (K Q J).
 //   Hand({ cards, moves, act, lang, label, order })  a fanned row of the reader's cards; a card with a listed
 //            move (move.card === card) is a button, the others are dimmed while there are card moves;
-//            order: a compare function to draw them sorted (handOrder(ranks) gives one).
+//            order: a compare function to draw them sorted (handOrder(ranks) gives one); dimAll: dim every
+//            card (the reader is to move but has no card move, e.g. must pass).
 //   Backs({ count, max })   a small fan of face-down cards with the count (an opponent's hand).
 //   cardMoves(moves)        Map card -> the move whose `card` field is that card.
 //   TableLayout({ order, me, plate, trick, info, turn })  seats around an oval table: `order` lists the
@@ -166,10 +167,10 @@ export function handOrder(rankOrder = ["A", "K", "Q", "J", "10", "9", "8", "7", 
   };
 }
 
-export function Hand({ cards: given, moves, act, lang, label, placed, order }) {
+export function Hand({ cards: given, moves, act, lang, label, placed, order, dimAll }) {
   const cards = order ? [...given].sort(order) : given;
   const byCard = cardMoves(moves);
-  const anyMove = byCard.size > 0;
+  const anyMove = byCard.size > 0 || Boolean(dimAll);
   const n = cards.length;
   return html`<div class=${`hand${anyMove ? " my-turn" : ""}`} role="group" aria-label=${label}
     style=${`--n:${n}`} data-testid="hand">

@@ -157,7 +157,7 @@ export function renderTable(ctx) {
     ${hand && hand.length ? html`<div class="hand-area">
       ${playMoves.length ? html`<div class="prompt card-prompt">${lb("play")}</div>` : null}
       <${Hand} cards=${hand} moves=${playMoves} act=${act} lang=${lang} label=${lb("hand")}
-        order=${handOrder()} /></div>` : null}
+        order=${handOrder()} dimAll=${passMoves.length > 0 && !playMoves.length} /></div>` : null}
     ${rest}
     ${last}
     ${scores}
