@@ -1,0 +1,33 @@
+// Dev harness for the board renderers: loads views/<file>.json ({note, view, moves, seat, seats})
+// and draws it with render/<game>.js exactly as the table page would (same context object).
+import { html, render } from "../js/lib.js";
+import { rendererFor } from "../js/render/index.js";
+
+const params = new URLSearchParams(location.search);
+const pick = document.getElementById("pick");
+const langPick = document.getElementById("lang");
+window.actedMoves = [];
+
+async function main() {
+  const files = await (await fetch("./views/index.json")).json();
+  const chosen = params.get("view") || files[0];
+  const lang = params.get("lang") || "nl";
+  for (const f of files) pick.append(new Option(f.replace(/\.json$/, ""), f, false, f === chosen));
+  langPick.value = lang;
+  const go = () => { location.search = `?view=${pick.value}&lang=${langPick.value}`; };
+  pick.onchange = go;
+  langPick.onchange = go;
+  const sample = await (await fetch(`./views/${chosen}`)).json();
+  document.getElementById("note").textContent = `${sample.note} · seat ${sample.seat ?? "spectator"} · ${sample.moves.length} moves`;
+  const gameType = sample.view.game_type || sample.view.game;
+  const renderer = await rendererFor(gameType);
+  const act = (move) => {
+    window.actedMoves.push(move);
+    document.getElementById("acted").textContent = `act(${JSON.stringify(move)})`;
+  };
+  const t = (key) => key;
+  render(renderer.renderTable({ view: sample.view, moves: sample.moves, seat: sample.seat, seats: sample.seats, act, t, lang }),
+    document.getElementById("table"));
+  document.body.dataset.ready = "1";
+}
+main().catch((e) => { document.getElementById("table").textContent = String(e.stack || e); document.body.dataset.ready = "error"; });
