@@ -21,6 +21,8 @@ async function main() {
   document.getElementById("note").textContent = `${sample.note} · seat ${sample.seat ?? "spectator"} · ${sample.moves.length} moves`;
   const gameType = sample.view.game_type || sample.view.game;
   const renderer = await rendererFor(gameType);
+  // no gateway behind this page: the CityHopper map is a saved copy of GET /questions/v1/distance/map.svg
+  if (renderer.config && params.get("live") !== "1") renderer.config.mapUrl = "./views/cityhopper-map.svg";
   const act = (move) => {
     window.actedMoves.push(move);
     document.getElementById("acted").textContent = `act(${JSON.stringify(move)})`;

@@ -19,6 +19,8 @@ from services.games.domain.play import apply_move, open_game
 from services.games.engines.base import Engine, GameConfig
 from services.games.engines.registry import BUILTIN
 from services.games.service_layer.selfplay import seeds_for
+from shared.cityhopper import catalog, mapsvg
+from shared.cityhopper.roads import ESTIMATE_METHOD, zero_route
 
 OUT = Path(__file__).parent / "views"
 NAMES = ["Anna", "Bram", "Carmen", "Daan"]
@@ -123,6 +125,10 @@ def main() -> None:
             name = f"{game}-{players}p-{label}.json"
             (OUT / name).write_text(json.dumps(snap, indent=1, ensure_ascii=False) + "\n")
             index.append(name)
+    # the page has no gateway behind it: a saved GET /questions/v1/distance/map.svg?from=amsterdam&to=amsterdam
+    places = {p.id: p for p in catalog.places()}
+    svg = mapsvg.render_map(catalog.places(), catalog.board().edges, zero_route(places["amsterdam"], ESTIMATE_METHOD))
+    (OUT / "cityhopper-map.svg").write_text(svg)
     (OUT / "index.json").write_text(json.dumps(sorted(index), indent=1) + "\n")
     print(f"{len(index)} views in {OUT}")
 

@@ -248,7 +248,7 @@ function Board({ view, seat, say, short, preview, lang }) {
         fill=${colour}>${say("off_box")}</text>
       ${team?.stop_go ? html`<g class="rp-stopgo-badge" transform=${`translate(${(bx + (Math.abs(oy) > 0.5 ? boxW / 2 + 16 : 0)).toFixed(1)},${(by + (Math.abs(ox) > 0.5 ? boxH / 2 + 16 : 0)).toFixed(1)})`}>
         <title>${say("stop_go")}</title>
-        <circle r="11" fill="#c62828" stroke="#fff" stroke-width="2" /><text y="3.5">S&amp;G</text></g>` : null}
+        <circle r="11" fill="#c62828" stroke="#fff" stroke-width="2" /><text y="3.5">${"S&G"}</text></g>` : null}
     </g>`;
   });
 
@@ -339,7 +339,7 @@ function Standings({ view, seats, seat, say }) {
           ${off ? html`<span>${off} ${say("off")}</span>` : null}
           <span>${say("hand_size", { n: team.hand_size ?? 0 })}</span>
         </span>
-        ${view.winner === team.seat ? html`<strong class="rp-win">🏁 ${say("winner", { name: nameOf(seats, team.seat) })}</strong>` : null}
+        ${view.winner === team.seat ? html`<strong class="rp-win">${say("winner", { name: nameOf(seats, team.seat) })}</strong>` : null}
       </div>`;
     })}
   </section>`;
