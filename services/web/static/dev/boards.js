@@ -32,4 +32,5 @@ async function main() {
     document.getElementById("table"));
   document.body.dataset.ready = "1";
 }
-main().catch((e) => { document.getElementById("table").textContent = String(e.stack || e); document.body.dataset.ready = "error"; });
+if (params.get("check")) import("./check.js").then((m) => m.runChecks());
+else main().catch((e) => { document.getElementById("table").textContent = String(e.stack || e); document.body.dataset.ready = "error"; });
