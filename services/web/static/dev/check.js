@@ -80,7 +80,7 @@ async function checkOne(file, root) {
 }
 
 export async function runChecks() {
-  const files = (await (await fetch("./views/index.json")).json()).filter((f) => /^(roparun|cityhopper)-/.test(f));
+  const files = (await (await fetch("./views/index.json")).json()).filter((f) => /^(live-)?(roparun|cityhopper)-/.test(f));
   const root = document.getElementById("table");
   const results = [];
   for (const f of files) {

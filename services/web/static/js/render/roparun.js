@@ -444,8 +444,10 @@ export function renderTable(ctx) {
   return html`<link rel="stylesheet" href=${STYLESHEET} /><${RoparunTable} ...${ctx} />`;
 }
 
-/** One sentence for the event log. */
-export function describeEvent(event, t, lang = "nl", seats = []) {
+/** One sentence for the event log: `event` is an event item of the API ({type, version, payload})
+ * or its payload; `lang` and `seats` (for names) are optional extras beyond the contract. */
+export function describeEvent(item, t, lang = "nl", seats = []) {
+  const event = item?.payload && typeof item.payload === "object" ? { type: item.type, ...item.payload } : item;
   const say = labeller(typeof lang === "string" ? lang : "nl");
   const short = SHORT[lang] || SHORT.nl;
   const who = (s) => nameOf(seats, s);
