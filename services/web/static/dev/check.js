@@ -65,6 +65,12 @@ async function checkOne(file, root) {
       if (Number(row.getAttribute("data-score")) !== want) problems.push(`seat ${row.getAttribute("data-seat")} score ${row.getAttribute("data-score")}`);
     }
   }
+  const pointed = sample.moves.find((m) => m.type === "play_card" && m.action?.move);
+  if (game === "roparun" && pointed) { // pointing at a play marks the pawn it moves on the board
+    root.querySelector(`[data-move='${moveKey(pointed)}']`).dispatchEvent(new MouseEvent("mouseenter"));
+    await settle();
+    if (!root.querySelector(`.rp-pawn.hl[data-seat="${sample.seat}"][data-pawn="${pointed.action.move}"]`)) problems.push("hover marks no pawn");
+  }
   let typed = false;
   const km = root.querySelector("[data-testid=distance-km]");
   if (km) {

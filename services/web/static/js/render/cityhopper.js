@@ -14,7 +14,7 @@ export const config = {
 
 const LABELS = {
   nl: {
-    title: "CityHopper", your_turn: "Jij bent aan de beurt", turn: "Aan de beurt: {name}", spectator: "Je kijkt mee",
+    player: "Speler {n}", title: "CityHopper", your_turn: "Jij bent aan de beurt", turn: "Aan de beurt: {name}", spectator: "Je kijkt mee",
     turn_no: "Beurt {n}", roll: "Gooi de dobbelsteen", roll_start: "Gooi om te beginnen", rolled: "Gegooid: {n}",
     steps: "Nog {n} stap(pen)", phase_START_ROLL: "Wie begint?", phase_AWAIT_ROLL: "Dobbelen", phase_MOVE: "Lopen",
     phase_QUESTION: "Vraag", phase_CHANCE: "Kanskaart", phase_PURCHASE: "Kopen", phase_GAME_OVER: "Afgelopen",
@@ -37,12 +37,13 @@ const LABELS = {
     FREE_FLIGHT: "Gratis vlucht", FREE_BOAT: "Gratis boot", FREE_END_CITY: "Gratis eindstad", END_CITY_20: "Eindstad €20",
     red: "rood", white: "wit", black: "zwart", blue: "blauw", yellow: "geel", green: "groen", orange: "oranje",
     purple: "paars", grey: "grijs", brown: "bruin", pink: "roze", no_moves_now: "Wacht op je beurt",
-    ev_moved: "{name} loopt", ev_answered_ok: "{name} antwoordt goed over {city}", ev_answered_bad: "{name} antwoordt fout over {city}",
+    ev_moved: "{name} loopt", ev_moved_to: "{name} gaat naar {city}", ev_question: "{name} krijgt een vraag over {city}",
+    ev_reward: "{name} krijgt €{n}", ev_skip: "{name} koopt niets", ev_flight: "{name} vliegt naar {city}", ev_answered_ok: "{name} antwoordt goed over {city}", ev_answered_bad: "{name} antwoordt fout over {city}",
     ev_bought: "{name} koopt {city}", ev_toll: "{name} betaalt tol", ev_won: "{name} wint", ev_chance: "{name} trekt een kanskaart",
     ev_rolled: "{name} gooit {n}", ev_turn: "{name} is klaar", ev_penalty: "{name} krijgt een strafpunt", ev_away: "{name} speelt {city} weg",
   },
   en: {
-    title: "CityHopper", your_turn: "Your turn", turn: "To play: {name}", spectator: "You are watching",
+    player: "Player {n}", title: "CityHopper", your_turn: "Your turn", turn: "To play: {name}", spectator: "You are watching",
     turn_no: "Turn {n}", roll: "Roll the die", roll_start: "Roll to start", rolled: "Rolled: {n}",
     steps: "{n} step(s) left", phase_START_ROLL: "Who starts?", phase_AWAIT_ROLL: "Roll", phase_MOVE: "Move",
     phase_QUESTION: "Question", phase_CHANCE: "Chance card", phase_PURCHASE: "Buy", phase_GAME_OVER: "Finished",
@@ -65,7 +66,8 @@ const LABELS = {
     FREE_FLIGHT: "Free flight", FREE_BOAT: "Free boat", FREE_END_CITY: "Free end city", END_CITY_20: "End city €20",
     red: "red", white: "white", black: "black", blue: "blue", yellow: "yellow", green: "green", orange: "orange",
     purple: "purple", grey: "grey", brown: "brown", pink: "pink", no_moves_now: "Waiting for your turn",
-    ev_moved: "{name} moves", ev_answered_ok: "{name} answers right about {city}", ev_answered_bad: "{name} answers wrong about {city}",
+    ev_moved: "{name} moves", ev_moved_to: "{name} goes to {city}", ev_question: "{name} gets a question about {city}",
+    ev_reward: "{name} receives €{n}", ev_skip: "{name} buys nothing", ev_flight: "{name} flies to {city}", ev_answered_ok: "{name} answers right about {city}", ev_answered_bad: "{name} answers wrong about {city}",
     ev_bought: "{name} buys {city}", ev_toll: "{name} pays a toll", ev_won: "{name} wins", ev_chance: "{name} draws a chance card",
     ev_rolled: "{name} rolls {n}", ev_turn: "{name} is done", ev_penalty: "{name} takes a penalty point", ev_away: "{name} plays away {city}",
   },
@@ -140,7 +142,9 @@ function useMap() {
   return state;
 }
 
-const cityName = (map, id) => map?.places?.[id]?.name ?? id;
+/** A place's name from the map; before the map is loaded, its id in words ("den-haag" -> "Den Haag"). */
+const cityName = (map, id) => map?.places?.[id]?.name
+  ?? String(id ?? "").split("-").map((w) => (w === "s" ? "'s" : w.charAt(0).toUpperCase() + w.slice(1))).join(" ").replace("'s ", "'s-");
 const edgeEnds = (edgeId) => String(edgeId).split(":").slice(1).join(":").split("--");
 const airportCity = (id) => String(id).replace(/^airport:/, "");
 
@@ -562,11 +566,18 @@ export function renderTable(ctx) {
 export function describeEvent(item, t, lang = "nl", seats = []) {
   const event = item?.payload && typeof item.payload === "object" ? { type: item.type, ...item.payload } : item;
   const say = labeller(typeof lang === "string" ? lang : "nl");
-  const who = (s) => nameOf(seats, s);
+  const who = (s) => seats?.find((x) => x.seat === s)?.display_name ?? say("player", { n: Number(s) + 1 });
   const city = (c) => cityName(mapCache, c);
   switch (event?.type) {
     case "Rolled": return say("ev_rolled", { name: who(event.seat), n: event.value ?? event.roll ?? "" });
-    case "Moved": return say("ev_moved", { name: who(event.seat) });
+    case "Moved": {
+      const to = event.to?.city ?? event.to?.heading ?? (event.to?.airport ? airportCity(event.to.airport) : null);
+      return to ? say("ev_moved_to", { name: who(event.seat), city: city(to) }) : say("ev_moved", { name: who(event.seat) });
+    }
+    case "QuestionStarted": return say("ev_question", { name: who(event.seat), city: city(event.city) });
+    case "RewardPaid": return say("ev_reward", { name: who(event.payee ?? event.seat), n: event.amount });
+    case "PurchaseSkipped": return say("ev_skip", { name: who(event.seat) });
+    case "FlightTaken": return say("ev_flight", { name: who(event.seat), city: city(airportCity(event.to ?? "")) });
     case "QuestionAnswered": return say(event.correct ? "ev_answered_ok" : "ev_answered_bad", { name: who(event.seat), city: city(event.city) });
     case "CityBought": return say("ev_bought", { name: who(event.seat), city: city(event.city) });
     case "TollPaid": return say("ev_toll", { name: who(event.seat) });

@@ -7,7 +7,7 @@ import { otherMoves } from "./index.js";
 
 const LABELS = {
   nl: {
-    title: "ROPARUN", subtitle: "Parijs → Rotterdam", turn: "Aan de beurt: {name}", your_turn: "Jij bent aan de beurt",
+    player: "Speler {n}", title: "ROPARUN", subtitle: "Parijs → Rotterdam", turn: "Aan de beurt: {name}", your_turn: "Jij bent aan de beurt",
     spectator: "Je kijkt mee", deal: "Ronde {deal} · cyclus {cycle}", dealer: "Deler: {name}",
     stock: "Stapel: {n}", discarded: "Dicht afgelegd: {n}", hand: "Jouw hand", hand_size: "{n} kaarten",
     plays: "Zetten met deze kaart", no_play: "geen zet", end_turn: "Beurt beëindigen", last_play: "Laatste zet",
@@ -23,7 +23,7 @@ const LABELS = {
     ev_dealt: "{name} deelt ronde {deal}", ev_won: "{name} is gefinisht en wint", ev_cycle: "De stapel is op: {name} wordt deler",
   },
   en: {
-    title: "ROPARUN", subtitle: "Paris → Rotterdam", turn: "To play: {name}", your_turn: "Your turn",
+    player: "Player {n}", title: "ROPARUN", subtitle: "Paris → Rotterdam", turn: "To play: {name}", your_turn: "Your turn",
     spectator: "You are watching", deal: "Deal {deal} · cycle {cycle}", dealer: "Dealer: {name}",
     stock: "Stock: {n}", discarded: "Discarded face down: {n}", hand: "Your hand", hand_size: "{n} cards",
     plays: "Plays with this card", no_play: "no play", end_turn: "End turn", last_play: "Last play",
@@ -450,7 +450,7 @@ export function describeEvent(item, t, lang = "nl", seats = []) {
   const event = item?.payload && typeof item.payload === "object" ? { type: item.type, ...item.payload } : item;
   const say = labeller(typeof lang === "string" ? lang : "nl");
   const short = SHORT[lang] || SHORT.nl;
-  const who = (s) => nameOf(seats, s);
+  const who = (s) => seats?.find((x) => x.seat === s)?.display_name ?? say("player", { n: Number(s) + 1 });
   switch (event?.type) {
     case "CardPlayed":
       return say("ev_played", {
