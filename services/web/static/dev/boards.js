@@ -28,8 +28,23 @@ async function main() {
     document.getElementById("acted").textContent = `act(${JSON.stringify(move)})`;
   };
   const t = (key) => key;
-  render(renderer.renderTable({ view: sample.view, moves: sample.moves, seat: sample.seat, seats: sample.seats, act, t, lang }),
-    document.getElementById("table"));
+  const ctx = { view: sample.view, moves: sample.moves, seat: sample.seat, seats: sample.seats, act, t, lang };
+  const table = document.getElementById("table");
+  if (params.get("app")) {
+    // inside the app's table page layout and stylesheet (css/app.css of the app shell, when present)
+    const link = document.createElement("link");
+    link.rel = "stylesheet";
+    link.href = "../css/app.css";
+    document.head.append(link);
+    table.id = "";
+    table.style.padding = "0";
+    render(html`<main><section id="table" class="table"><div class="table-body"><div class="table-main">
+      <div class="board">${renderer.renderTable(ctx)}</div></div>
+      <aside class="table-side"><section class="events"><h3>Log</h3><ol class="event-log"><li>…</li></ol></section></aside>
+    </div></section></main>`, table);
+  } else {
+    render(renderer.renderTable(ctx), table);
+  }
   document.body.dataset.ready = "1";
 }
 if (params.get("check")) import("./check.js").then((m) => m.runChecks());

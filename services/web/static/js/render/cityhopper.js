@@ -204,7 +204,7 @@ function Die({ n, white = false, size = 34 }) {
   </svg>`;
 }
 
-function Board({ view, moves, act, seats, say, map, placed, focus }) {
+function Board({ view, moves, act, seats, say, map, placed, focus, scale }) {
   const { places, links, box } = map;
   const me = view.seat ?? null;
   const active = view.active;
@@ -250,7 +250,8 @@ function Board({ view, moves, act, seats, say, map, placed, focus }) {
     }
     if (!at) continue;
     placed.add(moveKey(m));
-    spots.push({ m, label, title, cls, ax: at.x, ay: at.y, x: at.x, y: at.y, w: 24 + label.length * 7.4, h: 22 });
+    const k = 1 / (scale || 1); // button pixels in map units
+    spots.push({ m, label, title, cls, ax: at.x, ay: at.y, x: at.x, y: at.y, w: (22 + label.length * 7) * k, h: 22 * k });
   }
   spread(spots, box);
   const buttons = spots.map((b) => html`<button type="button" class=${b.cls} data-move=${moveKey(b.m)} style=${pct(b.x, b.y)}
@@ -500,6 +501,14 @@ function CityHopperTable(ctx) {
   const { map, error } = useMap();
   const [km, setKm] = useState("");
   const scroller = useRef(null);
+  const [mapWidth, setMapWidth] = useState(0); // drawn width in pixels: the map buttons are spread at that scale
+  useEffect(() => {
+    const el = scroller.current?.querySelector(".ch-map");
+    if (!el || typeof ResizeObserver === "undefined") return undefined;
+    const watch = new ResizeObserver(() => setMapWidth(Math.round(el.clientWidth)));
+    watch.observe(el);
+    return () => watch.disconnect();
+  }, [map]);
   const placed = new Set();
   const activePoint = map && view.players?.[view.active] ? pawnPoint(map, view.players[view.active].position) : null;
   const focusX = activePoint ? (activePoint.x - map.box.x) / map.box.w : null;
@@ -518,7 +527,7 @@ function CityHopperTable(ctx) {
     <${Die} n=${5} size=${26} /> ${rollMove.type === "roll_start" ? say("roll_start") : say("roll")}</button>` : null;
 
   // called (not mounted) here, so that `placed` knows what they hold before otherMoves runs
-  const board = map ? Board({ view, moves, act, seats, say, map, placed, focus: null }) : null;
+  const board = map ? Board({ view, moves, act, seats, say, map, placed, focus: null, scale: mapWidth && mapWidth / map.box.w }) : null;
   const dialogNode = map ? QuestionDialog({ view, moves, act, seats, say, map, placed, km, setKm }) : null;
   const chanceNode = map ? ChancePanel({ view, moves, act, seats, say, map, placed }) : null;
   const purchase = map ? PurchasePanel({ moves, act, say, map, placed }) : null;
