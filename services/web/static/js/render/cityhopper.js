@@ -6,11 +6,21 @@
 import { html, moveKey, useEffect, useRef, useState } from "../lib.js";
 import { otherMoves } from "./index.js";
 
-/** Where the board comes from; a page may point it elsewhere (the dev harness uses a saved copy). */
-export const config = {
-  mapUrl: "/questions/v1/distance/map.svg?from=amsterdam&to=amsterdam",
-  routeMapUrl: (from, to) => `/questions/v1/distance/map.svg?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`,
-};
+/** Where the board comes from: null = the app's API base (js/config.js) + the questions service's
+ * map; a page may point it elsewhere (the dev harness uses a saved copy). */
+export const config = { mapUrl: null };
+const MAP_PATH = "/v1/distance/map.svg";
+const MAP_QUERY = { from: "amsterdam", to: "amsterdam" }; // a route from a place to itself: just the board
+
+async function mapAddress() {
+  if (config.mapUrl) return config.mapUrl;
+  try {
+    const app = await import("../config.js");
+    return app.url("questions", MAP_PATH, MAP_QUERY);
+  } catch {
+    return `/questions${MAP_PATH}?from=${MAP_QUERY.from}&to=${MAP_QUERY.to}`;
+  }
+}
 
 const LABELS = {
   nl: {
@@ -38,7 +48,9 @@ const LABELS = {
     red: "rood", white: "wit", black: "zwart", blue: "blauw", yellow: "geel", green: "groen", orange: "oranje",
     purple: "paars", grey: "grijs", brown: "bruin", pink: "roze", no_moves_now: "Wacht op je beurt",
     ev_moved: "{name} loopt", ev_moved_to: "{name} gaat naar {city}", ev_question: "{name} krijgt een vraag over {city}",
-    ev_reward: "{name} krijgt €{n}", ev_skip: "{name} koopt niets", ev_flight: "{name} vliegt naar {city}", ev_answered_ok: "{name} antwoordt goed over {city}", ev_answered_bad: "{name} antwoordt fout over {city}",
+    ev_reward: "{name} krijgt €{n}", ev_die: "Dobbelsteen: {n}", ev_white: "Witte dobbelsteen: {n} ({cat})",
+    ev_take_edge: "{name} neemt {a} – {b}", ev_go_on: "{name} loopt verder", ev_gives: "{name} antwoordt: {text}",
+    ev_roll_move: "{name} dobbelt", ev_answers: "{name} antwoordt", ev_skip_move: "{name} koopt niets", ev_skip: "{name} koopt niets", ev_flight: "{name} vliegt naar {city}", ev_answered_ok: "{name} antwoordt goed over {city}", ev_answered_bad: "{name} antwoordt fout over {city}",
     ev_bought: "{name} koopt {city}", ev_toll: "{name} betaalt tol", ev_won: "{name} wint", ev_chance: "{name} trekt een kanskaart",
     ev_rolled: "{name} gooit {n}", ev_turn: "{name} is klaar", ev_penalty: "{name} krijgt een strafpunt", ev_away: "{name} speelt {city} weg",
   },
@@ -67,7 +79,9 @@ const LABELS = {
     red: "red", white: "white", black: "black", blue: "blue", yellow: "yellow", green: "green", orange: "orange",
     purple: "purple", grey: "grey", brown: "brown", pink: "pink", no_moves_now: "Waiting for your turn",
     ev_moved: "{name} moves", ev_moved_to: "{name} goes to {city}", ev_question: "{name} gets a question about {city}",
-    ev_reward: "{name} receives €{n}", ev_skip: "{name} buys nothing", ev_flight: "{name} flies to {city}", ev_answered_ok: "{name} answers right about {city}", ev_answered_bad: "{name} answers wrong about {city}",
+    ev_reward: "{name} receives €{n}", ev_die: "Die: {n}", ev_white: "White die: {n} ({cat})",
+    ev_take_edge: "{name} takes {a} – {b}", ev_go_on: "{name} goes on", ev_gives: "{name} answers: {text}",
+    ev_roll_move: "{name} rolls", ev_answers: "{name} answers", ev_skip_move: "{name} buys nothing", ev_skip: "{name} buys nothing", ev_flight: "{name} flies to {city}", ev_answered_ok: "{name} answers right about {city}", ev_answered_bad: "{name} answers wrong about {city}",
     ev_bought: "{name} buys {city}", ev_toll: "{name} pays a toll", ev_won: "{name} wins", ev_chance: "{name} draws a chance card",
     ev_rolled: "{name} rolls {n}", ev_turn: "{name} is done", ev_penalty: "{name} takes a penalty point", ev_away: "{name} plays away {city}",
   },
@@ -123,7 +137,7 @@ export function parseMap(text) {
 
 function loadMap() {
   if (!mapPromise) {
-    mapPromise = fetch(config.mapUrl, { headers: { Accept: "image/svg+xml" } })
+    mapPromise = mapAddress().then((address) => fetch(address, { headers: { Accept: "image/svg+xml" } }))
       .then((r) => { if (!r.ok) throw new Error(`map ${r.status}`); return r.text(); })
       .then((text) => { mapCache = parseMap(text); return mapCache; })
       .catch((e) => { mapPromise = null; throw e; });
@@ -570,14 +584,37 @@ export function renderTable(ctx) {
   return html`<link rel="stylesheet" href=${STYLESHEET} /><${CityHopperTable} ...${ctx} />`;
 }
 
-/** One sentence for the event log: `event` is an event item of the API ({type, version, payload})
- * or its payload; `lang` and `seats` (for names) are optional extras beyond the contract. */
-export function describeEvent(item, t, lang = "nl", seats = []) {
+/** One sentence for the event log, or null: `item` is an event item of the API ({type, version,
+ * payload}) or its payload. Called as (event, t, seats) by the table page; (event, t, lang, seats)
+ * works too. The language: `lang`, else t.lang, else <html lang>, else Dutch. */
+export function describeEvent(item, t, langOrSeats, moreSeats) {
   const event = item?.payload && typeof item.payload === "object" ? { type: item.type, ...item.payload } : item;
-  const say = labeller(typeof lang === "string" ? lang : "nl");
+  const seats = Array.isArray(langOrSeats) ? langOrSeats : (moreSeats ?? []);
+  const lang = typeof langOrSeats === "string" ? langOrSeats
+    : t?.lang ?? (typeof document !== "undefined" ? document.documentElement.lang : "") ?? "nl";
+  const say = labeller(lang || "nl");
   const who = (s) => seats?.find((x) => x.seat === s)?.display_name ?? say("player", { n: Number(s) + 1 });
   const city = (c) => cityName(mapCache, c);
+  const given = (a) => (a?.km != null ? `${fmt(a.km)} km` : a?.colours ? a.colours.map((c) => say(c)).join(" + ")
+    : a?.option != null ? String(a.option) : "…");
   switch (event?.type) {
+    case "MoveMade": {
+      const m = event.move || {};
+      const name = who(event.seat);
+      if (m.type === "move" && m.edge) { const [a, b] = edgeEnds(m.edge); return say("ev_take_edge", { name, a: city(a), b: city(b) }); }
+      if (m.type === "move") return say("ev_moved", { name }); // on a grey square, or redacted
+      if (m.type === "answer") return m.payload ? say("ev_gives", { name, text: given(m.payload) }) : say("ev_answers", { name });
+      if (m.type === "roll" || m.type === "roll_start") return say("ev_roll_move", { name });
+      if (m.type === "skip_purchase") return say("ev_skip_move", { name });
+      return null;
+    }
+    case "ChanceResolved": {
+      const v = Array.isArray(event.values) ? event.values[0] : null;
+      if (v == null) return null;
+      if (event.purpose === "category") return say("ev_white", { n: v, cat: say(`cat_${DIE_CATEGORY[v]}`) });
+      if (event.purpose === "roll" || event.purpose === "start_roll") return say("ev_die", { n: v });
+      return null;
+    }
     case "Rolled": return say("ev_rolled", { name: who(event.seat), n: event.value ?? event.roll ?? "" });
     case "Moved": {
       const to = event.to?.city ?? event.to?.heading ?? (event.to?.airport ? airportCity(event.to.airport) : null);

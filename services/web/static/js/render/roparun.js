@@ -19,6 +19,7 @@ const LABELS = {
     no_moves_now: "Wacht op je beurt",
     c1: "Fietser 1", c2: "Fietser 2", r: "Loper", car: "Volgauto",
     Red: "Rood", Blue: "Blauw", Green: "Groen", Yellow: "Geel",
+    ev_move_card: "{name} legt {card} op", ev_move_some: "{name} speelt een kaart", ev_move_end: "{name} stopt",
     ev_played: "{name} speelt {card}: {what}", ev_turn: "{name} beëindigt de beurt", ev_turn_auto: "{name} kan niet meer spelen",
     ev_dealt: "{name} deelt ronde {deal}", ev_won: "{name} is gefinisht en wint", ev_cycle: "De stapel is op: {name} wordt deler",
   },
@@ -35,6 +36,7 @@ const LABELS = {
     no_moves_now: "Waiting for your turn",
     c1: "Cyclist 1", c2: "Cyclist 2", r: "Runner", car: "Support car",
     Red: "Red", Blue: "Blue", Green: "Green", Yellow: "Yellow",
+    ev_move_card: "{name} lays down {card}", ev_move_some: "{name} plays a card", ev_move_end: "{name} stops",
     ev_played: "{name} plays {card}: {what}", ev_turn: "{name} ends the turn", ev_turn_auto: "{name} cannot play on",
     ev_dealt: "{name} deals deal {deal}", ev_won: "{name} has finished and wins", ev_cycle: "The stock is empty: {name} deals next",
   },
@@ -444,14 +446,24 @@ export function renderTable(ctx) {
   return html`<link rel="stylesheet" href=${STYLESHEET} /><${RoparunTable} ...${ctx} />`;
 }
 
-/** One sentence for the event log: `event` is an event item of the API ({type, version, payload})
- * or its payload; `lang` and `seats` (for names) are optional extras beyond the contract. */
-export function describeEvent(item, t, lang = "nl", seats = []) {
+/** One sentence for the event log, or null: `item` is an event item of the API ({type, version,
+ * payload}) or its payload. Called as (event, t, seats) by the table page; (event, t, lang, seats)
+ * works too. The language: `lang`, else t.lang, else <html lang>, else Dutch. */
+export function describeEvent(item, t, langOrSeats, moreSeats) {
   const event = item?.payload && typeof item.payload === "object" ? { type: item.type, ...item.payload } : item;
-  const say = labeller(typeof lang === "string" ? lang : "nl");
+  const seats = Array.isArray(langOrSeats) ? langOrSeats : (moreSeats ?? []);
+  const lang = typeof langOrSeats === "string" ? langOrSeats
+    : t?.lang ?? (typeof document !== "undefined" ? document.documentElement.lang : "") ?? "nl";
+  const say = labeller(lang || "nl");
   const short = SHORT[lang] || SHORT.nl;
   const who = (s) => seats?.find((x) => x.seat === s)?.display_name ?? say("player", { n: Number(s) + 1 });
   switch (event?.type) {
+    case "MoveMade": // the posted move; CardPlayed / TurnEnded follow with what it did
+      if (event.move?.type === "play_card") { // redacted for spectators: then the move has no card
+        return event.move.card ? say("ev_move_card", { name: who(event.seat), card: event.move.card }) : say("ev_move_some", { name: who(event.seat) });
+      }
+      if (event.move?.type === "end_turn") return say("ev_move_end", { name: who(event.seat) });
+      return null;
     case "CardPlayed":
       return say("ev_played", {
         name: who(event.seat), card: event.card,
