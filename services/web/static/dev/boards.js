@@ -9,7 +9,7 @@ const langPick = document.getElementById("lang");
 window.actedMoves = [];
 
 async function main() {
-  const files = await (await fetch("./views/index.json")).json();
+  const files = await (await fetch("./views/boards/index.json")).json();
   const chosen = params.get("view") || files[0];
   const lang = params.get("lang") || "nl";
   for (const f of files) pick.append(new Option(f.replace(/\.json$/, ""), f, false, f === chosen));
@@ -17,12 +17,12 @@ async function main() {
   const go = () => { location.search = `?view=${pick.value}&lang=${langPick.value}`; };
   pick.onchange = go;
   langPick.onchange = go;
-  const sample = await (await fetch(`./views/${chosen}`)).json();
+  const sample = await (await fetch(`./views/boards/${chosen}`)).json();
   document.getElementById("note").textContent = `${sample.note} · seat ${sample.seat ?? "spectator"} · ${sample.moves.length} moves`;
   const gameType = sample.view.game_type || sample.view.game;
   const renderer = await rendererFor(gameType);
   // no gateway behind this page: the CityHopper map is a saved copy of GET /questions/v1/distance/map.svg
-  if (renderer.config && params.get("live") !== "1") renderer.config.mapUrl = "./views/cityhopper-map.svg";
+  if (renderer.config && params.get("live") !== "1") renderer.config.mapUrl = "./views/boards/cityhopper-map.svg";
   const act = (move) => {
     window.actedMoves.push(move);
     document.getElementById("acted").textContent = `act(${JSON.stringify(move)})`;

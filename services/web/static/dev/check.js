@@ -17,18 +17,19 @@ function visibleCards(view) {
   return cards;
 }
 
-async function checkOne(file, root) {
-  const sample = await (await fetch(`./views/${file}`)).json();
+async function checkOne(file, root, lang) {
+  const sample = await (await fetch(`./views/boards/${file}`)).json();
   const game = sample.view.game_type || sample.view.game;
   const renderer = await rendererFor(game);
-  if (renderer.config) renderer.config.mapUrl = "./views/cityhopper-map.svg";
+  if (renderer.config) renderer.config.mapUrl = "./views/boards/cityhopper-map.svg";
   const problems = [];
   const acted = [];
   const act = (m) => acted.push(m);
   render(null, root);
-  render(renderer.renderTable({ view: sample.view, moves: sample.moves, seat: sample.seat, seats: sample.seats, act, t: (k) => k, lang: "nl" }), root);
+  render(renderer.renderTable({ view: sample.view, moves: sample.moves, seat: sample.seat, seats: sample.seats, act, t: (k) => k, lang }), root);
   for (let i = 0; i < 40 && game === "cityhopper" && !root.querySelector(".ch-map-svg"); i++) await settle();
   await settle();
+  if (document.documentElement.scrollWidth > window.innerWidth + 1) problems.push(`wider than the window (${document.documentElement.scrollWidth} > ${window.innerWidth} px)`);
   const listed = new Map(sample.moves.map((m) => [moveKey(m), m]));
   const buttons = [...root.querySelectorAll("[data-move]")];
   const seen = new Map();
@@ -86,11 +87,12 @@ async function checkOne(file, root) {
 }
 
 export async function runChecks() {
-  const files = (await (await fetch("./views/index.json")).json()).filter((f) => /^(live-)?(roparun|cityhopper)-/.test(f));
+  const lang = new URLSearchParams(location.search).get("lang") || "nl";
+  const files = (await (await fetch("./views/boards/index.json")).json()).filter((f) => /^(live-)?(roparun|cityhopper)-/.test(f));
   const root = document.getElementById("table");
   const results = [];
   for (const f of files) {
-    try { results.push(await checkOne(f, root)); } catch (e) { results.push({ file: f, problems: [`error ${e}`] }); }
+    try { results.push(await checkOne(f, root, lang)); } catch (e) { results.push({ file: f, problems: [`error ${e}`] }); }
   }
   const failed = results.filter((r) => r.problems.length);
   const out = document.createElement("pre");

@@ -108,9 +108,9 @@ function geometry(board) {
       const [dx, dy] = inward(base);
       return [x + dx * CELL * place * 0.92, y + dy * CELL * place * 0.92];
     };
-    return { size, pos, outward, finish, centre, cell: CELL };
+    return { size, pos, outward, finish, centre, cell: CELL, centreScale: 1 };
   }
-  const radius = Math.max(180, (N * CELL * 1.05) / (2 * Math.PI));
+  const radius = Math.max(235, (N * CELL * 1.05) / (2 * Math.PI));
   const size = 2 * (radius + MARGIN + CELL);
   const centre = [size / 2, size / 2];
   const angle = (i) => -Math.PI / 2 + (2 * Math.PI * i) / N;
@@ -118,10 +118,10 @@ function geometry(board) {
   const outward = (i) => [Math.cos(angle(i)), Math.sin(angle(i))];
   const finish = (base, place) => {
     const a = angle(base - 0.5);
-    const r = radius - CELL * place * 0.95;
+    const r = radius - CELL * place * 0.9;
     return [centre[0] + r * Math.cos(a), centre[1] + r * Math.sin(a)];
   };
-  return { size, pos, outward, finish, centre, cell: CELL };
+  return { size, pos, outward, finish, centre, cell: CELL, centreScale: 0.72, ring: radius };
 }
 
 /** Where each pawn stands: {x, y} for route squares and finish places, or its slot in the off box. */
@@ -226,8 +226,11 @@ function Board({ view, seat, say, short, preview, lang }) {
     const [f4x, f4y] = geo.finish(bt.base, bt.finish_column.places.length);
     const [bx, by] = offBoxCentre(bt, geo);
     const [ox, oy] = geo.outward(bt.base + 2);
-    const boxW = Math.abs(oy) > 0.5 ? CELL * 3.2 : CELL * 1.05;
-    const boxH = Math.abs(oy) > 0.5 ? CELL * 1.05 : CELL * 3.2;
+    const along = [-oy, ox]; // the box lies along the route beside the start squares
+    const rawTurn = (Math.atan2(along[1], along[0]) * 180) / Math.PI;
+    const flip = rawTurn > 90.5 || rawTurn < -89.5 ? -1 : 1; // keep the label upright
+    const boxTurn = flip < 0 ? rawTurn - 180 : rawTurn;
+    const boxLong = CELL * 3.2;
     return html`<g class="rp-team-zone" data-team=${bt.seat}>
       <line x1=${lx} y1=${ly} x2=${f1x} y2=${f1y} stroke=${colour} stroke-width="4" stroke-dasharray="4 3" />
       <line x1=${f1x} y1=${f1y} x2=${f4x} y2=${f4y} stroke=${colour} stroke-width=${CELL * 0.9} stroke-opacity="0.18" stroke-linecap="round" />
@@ -243,12 +246,11 @@ function Board({ view, seat, say, short, preview, lang }) {
         <rect x="-9" y="-7" width="18" height="12" fill="url(#rp-checks)" stroke="#222" stroke-width="0.8" />
         <line x1="-9" y1="-7" x2="-9" y2="12" stroke="#222" stroke-width="1.4" />
       </g>
-      <rect class="rp-offbox" x=${bx - boxW / 2 + ox * 2} y=${by - boxH / 2 + oy * 2} width=${boxW} height=${boxH} rx="8"
-        stroke=${colour} />
-      <text class="rp-offbox-label" x=${bx + ox * 2 - oy * (CELL * 1.6 - 22)} y=${by + oy * 2 + ox * (CELL * 1.6 - 22) + 3}
-        transform=${Math.abs(ox) > 0.5 ? `rotate(90 ${bx + ox * 2 - oy * (CELL * 1.6 - 22)} ${by + oy * 2 + ox * (CELL * 1.6 - 22)})` : undefined}
-        fill=${colour}>${say("off_box")}</text>
-      ${team?.stop_go ? html`<g class="rp-stopgo-badge" transform=${`translate(${(bx + (Math.abs(oy) > 0.5 ? boxW / 2 + 16 : 0)).toFixed(1)},${(by + (Math.abs(ox) > 0.5 ? boxH / 2 + 16 : 0)).toFixed(1)})`}>
+      <g class="rp-offbox-zone" transform=${`translate(${(bx + ox * 2).toFixed(1)},${(by + oy * 2).toFixed(1)}) rotate(${boxTurn.toFixed(1)})`}>
+        <rect class="rp-offbox" x=${-boxLong / 2} y=${-CELL * 0.525} width=${boxLong} height=${CELL * 1.05} rx="8" stroke=${colour} />
+        <text class="rp-offbox-label" x=${flip * (boxLong / 2 - 22)} y="3" fill=${colour}>${say("off_box")}</text>
+      </g>
+      ${team?.stop_go ? html`<g class="rp-stopgo-badge" transform=${`translate(${(bx + along[0] * (boxLong / 2 + 16)).toFixed(1)},${(by + along[1] * (boxLong / 2 + 16)).toFixed(1)})`}>
         <title>${say("stop_go")}</title>
         <circle r="11" fill="#c62828" stroke="#fff" stroke-width="2" /><text y="3.5">${"S&G"}</text></g>` : null}
     </g>`;
@@ -273,10 +275,11 @@ function Board({ view, seat, say, short, preview, lang }) {
       </pattern>
     </defs>
     <rect class="rp-table" x="4" y="4" width=${geo.size - 8} height=${geo.size - 8} rx="22" />
+    ${geo.ring ? html`<circle class="rp-road" cx=${geo.centre[0]} cy=${geo.centre[1]} r=${geo.ring} />` : null}
     <g class="rp-track">${squares}</g>
     ${arrows}
     ${columns}
-    <g class="rp-centre" transform=${`translate(${cx},${cy})`}>
+    <g class="rp-centre" transform=${`translate(${cx},${cy}) scale(${geo.centreScale})`}>
       <text class="rp-title" y="-58">${say("title")}</text>
       <text class="rp-subtitle" y="-38">${say("subtitle")}</text>
       <g class="rp-stock" transform="translate(-52,0)">

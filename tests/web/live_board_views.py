@@ -1,8 +1,9 @@
 """Plays ROPARUN and CityHopper through the public HTTP API of a running stack (`make run`) with
 random legal moves and saves what a seat's page would get (game detail `view`, `GET .../legal-moves`,
-`seats`) at a few moments as views/live-<game>-<label>.json, next to the self-play samples:
+`seats`) at a few moments as services/web/static/dev/views/boards/live-<game>-<label>.json, next to
+the self-play samples (tests/web/make_board_views.py):
 
-    .venv/bin/python services/web/static/dev/live_views.py http://127.0.0.1:8000
+    .venv/bin/python -m tests.web.live_board_views http://127.0.0.1:8000
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import Any
 
 import requests
 
-OUT = Path(__file__).parent / "views"
+OUT = Path(__file__).resolve().parents[2] / "services" / "web" / "static" / "dev" / "views" / "boards"
 
 
 def register(api: str, name: str) -> dict[str, Any]:

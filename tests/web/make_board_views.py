@@ -1,10 +1,11 @@
-"""Writes the sample views of the boards harness (static/dev/boards.html) from random self-play.
+"""Writes the sample views of the boards harness (services/web/static/dev/boards.html) from random
+self-play of the engines (here, not under services/web: the web client imports no other service).
 
-Each file ``views/<game>-<label>.json`` is ``{note, view, moves, seat, seats}``: a seat's view and
+Each file ``views/boards/<game>-<label>.json`` is ``{note, view, moves, seat, seats}``: a seat's view and
 that seat's legal moves, exactly what the table page hands a renderer, at one moment of a real game
 (plus a spectator's view). Run from the repository root:
 
-    .venv/bin/python services/web/static/dev/make_views.py
+    .venv/bin/python -m tests.web.make_board_views
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from services.games.service_layer.selfplay import seeds_for
 from shared.cityhopper import catalog, mapsvg
 from shared.cityhopper.roads import ESTIMATE_METHOD, zero_route
 
-OUT = Path(__file__).parent / "views"
+OUT = Path(__file__).resolve().parents[2] / "services" / "web" / "static" / "dev" / "views" / "boards"
 NAMES = ["Anna", "Bram", "Carmen", "Daan"]
 
 SPECTATE = {"seven-jack", "stopgo", "question-road_distance", "move"}
@@ -38,10 +39,12 @@ def engine_for(game_type: str) -> Engine[Any]:
     return engine
 
 
-def collect(game_type: str, players: int, seed: int, pick: Pick, limit: int = 20000) -> dict[str, Any]:
+def collect(
+    game_type: str, players: int, seed: int, pick: Pick, options: dict[str, Any], limit: int = 20000
+) -> dict[str, Any]:
     """Plays one game; ``pick(view, moves, seat)`` names a snapshot to keep (first one per label)."""
     engine = engine_for(game_type)
-    config = GameConfig(players, engine.normalize_options(players, {}))
+    config = GameConfig(players, engine.normalize_options(players, options))
     seeds = seeds_for(seed)
     provider = engine.selfplay_provider()
     progress, _ = open_game(engine, config, seeds, None, provider)
@@ -111,26 +114,43 @@ def cityhopper_pick(view: dict[str, Any], moves: list[dict[str, Any]], seat: int
     return None
 
 
-def main() -> None:
-    OUT.mkdir(exist_ok=True)
-    plans: list[tuple[str, int, int, Pick]] = [
-        ("roparun", 4, 11, roparun_pick),
-        ("roparun", 2, 12, roparun_pick),
-        ("cityhopper", 3, 21, cityhopper_pick),
-        ("cityhopper", 2, 22, cityhopper_pick),
-    ]
-    index: list[str] = []
-    for game, players, seed, pick in plans:
-        for label, snap in collect(game, players, seed, pick).items():
-            name = f"{game}-{players}p-{label}.json"
-            (OUT / name).write_text(json.dumps(snap, indent=1, ensure_ascii=False) + "\n")
-            index.append(name)
-    # the page has no gateway behind it: a saved GET /questions/v1/distance/map.svg?from=amsterdam&to=amsterdam
+SMALL = {"section_length": 8, "sections": 2, "seven_max_pawns": 2}
+"""ROPARUN's smallest board (B-1), as the browser tests play it: drawn as a ring, not a square."""
+
+PLANS: list[tuple[str, str, int, int, Pick, dict[str, Any]]] = [
+    ("roparun", "4p", 4, 11, roparun_pick, {}),
+    ("roparun", "2p", 2, 12, roparun_pick, {}),
+    ("roparun", "2p-small", 2, 13, roparun_pick, SMALL),
+    ("cityhopper", "3p", 3, 21, cityhopper_pick, {}),
+    ("cityhopper", "2p", 2, 22, cityhopper_pick, {}),
+]
+
+
+def build() -> dict[str, dict[str, Any]]:
+    """File name -> sample, from seeded self-play (the same every run)."""
+    out: dict[str, dict[str, Any]] = {}
+    for game, tag, players, seed, pick, options in PLANS:
+        for label, snap in collect(game, players, seed, pick, options).items():
+            out[f"{game}-{tag}-{label}.json"] = snap
+    return out
+
+
+def board_svg() -> str:
+    """GET /questions/v1/distance/map.svg?from=amsterdam&to=amsterdam, as the questions service draws it
+    (the harness has no gateway behind it)."""
     places = {p.id: p for p in catalog.places()}
-    svg = mapsvg.render_map(catalog.places(), catalog.board().edges, zero_route(places["amsterdam"], ESTIMATE_METHOD))
-    (OUT / "cityhopper-map.svg").write_text(svg)
-    (OUT / "index.json").write_text(json.dumps(sorted(index), indent=1) + "\n")
-    print(f"{len(index)} views in {OUT}")
+    return mapsvg.render_map(catalog.places(), catalog.board().edges, zero_route(places["amsterdam"], ESTIMATE_METHOD))
+
+
+def main() -> None:
+    OUT.mkdir(parents=True, exist_ok=True)
+    built = build()
+    for name, snap in built.items():
+        (OUT / name).write_text(json.dumps(snap, indent=1, ensure_ascii=False) + "\n")
+    (OUT / "cityhopper-map.svg").write_text(board_svg())
+    live = [p.name for p in OUT.glob("live-*.json")]  # from tests/web/live_board_views.py, kept
+    (OUT / "index.json").write_text(json.dumps(sorted([*built, *live]), indent=1) + "\n")
+    print(f"{len(built)} views in {OUT}")
 
 
 if __name__ == "__main__":
