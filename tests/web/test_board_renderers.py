@@ -45,13 +45,17 @@ def test_the_sample_views_are_the_engines_current_views() -> None:
     assert {"START_ROLL", "AWAIT_ROLL", "MOVE", "QUESTION", "PURCHASE", "CHANCE", "GAME_OVER"} <= phases
 
 
+class Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
 @pytest.fixture(scope="module")
 def harness() -> Iterator[str]:
     if not (STATIC / "vendor" / "preact.mjs").is_file():
         pytest.fail("services/web/static/vendor is missing: run make web")
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(STATIC))
+    handler = functools.partial(Quiet, directory=str(STATIC))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    server.RequestHandlerClass.log_message = lambda *args: None  # type: ignore[method-assign]
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
         yield f"http://127.0.0.1:{server.server_address[1]}/dev/boards.html"
