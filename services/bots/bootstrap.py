@@ -1,0 +1,1 @@
+"""Wires the bots worker (filled in with the worker)."""
