@@ -146,6 +146,24 @@ def join_game(body: dict[str, Any], game_id: str) -> dict[str, Any]:
     return service().join(identity(), game_id, body.get("seat"), body.get("client_seed"))
 
 
+@games.route("/<game_id>/seats/<int:seat>/bot", methods=["POST"])
+@games.arguments(s.SeatBotBody)
+@games.response(200, s.GameSchema)
+@games.alt_response(401, description="no or an unknown bearer token")
+@games.alt_response(403, description="not the table's creator nor an admin (`not_creator`)")
+@games.alt_response(404, description="no such game or seat")
+@games.alt_response(
+    409, description="the seat is taken (`seat_taken`) or the game has started (`game_not_open`)"
+)
+@games.alt_response(422, description="an unknown level")
+@games.alt_response(503, description="bots are not configured (BOTS_SECRET unset)")
+@games.doc(security=AUTH)
+def seat_bot(body: dict[str, Any], game_id: str, seat: int) -> dict[str, Any]:
+    """Put a bot in an open seat (the table's creator or an admin). The bot is a player account of its
+    level (`seats[].bot`); the bots worker plays its moves through this API with the bot's own token."""
+    return service().seat_bot(identity(), game_id, seat, body["level"])
+
+
 @games.route("/<game_id>/legal-moves")
 @games.response(200, s.LegalMoves)
 @games.doc(security=AUTH)
