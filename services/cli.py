@@ -93,6 +93,9 @@ def cmd_worker(args: argparse.Namespace) -> int:
     from shared.web.observability import configure_logging
 
     configure_logging(f"{args.service}-worker", Settings.from_env().log_level)
+    if args.service == "bots" and not os.environ.get("BOTS_SECRET"):
+        print("speltafel worker bots: set BOTS_SECRET (the same as the games service's)", file=sys.stderr)
+        return 2
     redis = Redis.from_url(Settings.from_env().redis_url)
     worker = ConsumerWorker([Queue(args.service, connection=redis)], connection=redis)
     worker.work(burst=args.burst, with_scheduler=True)  # the scheduler enqueues due retries
