@@ -36,6 +36,11 @@ def bot_player_id(level: str, number: int) -> str:
     return str(uuid.uuid5(_NAMESPACE, f"bot:{level}:{number}"))
 
 
+BOT_PLAYER_IDS: frozenset[str] = frozenset(
+    bot_player_id(level, number) for level in BOT_LEVELS for number in range(1, MAX_BOTS_PER_LEVEL + 1)
+)
+
+
 def bot_display_name(level: str, number: int) -> str:
     return f"{level.capitalize()} bot {number}"
 

@@ -5,6 +5,7 @@ own tokens; bot seats are flagged everywhere; the bots read only their own seat;
 from __future__ import annotations
 
 import random
+import uuid
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -157,3 +158,26 @@ def test_seating_a_bot_is_refused_with_problems(stack: Stack) -> None:
     admin = Client(stack.url, ADMIN)
     open_game = creator.post("/v1/games", {"game_type": "klapper", "num_players": 2}).json()["id"]
     assert admin.post(f"/v1/games/{open_game}/seats/0/bot", {"level": "strong"}).status_code == 200
+
+
+def test_a_bot_account_is_move_limited_per_game_not_across_its_games(
+    database_url: str, redis_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One bot account plays many games at once: the move limit counts per game for it (per player for people)."""
+    from tests.e2e.test_front_door import assert_429, limited_games_app
+
+    monkeypatch.setenv("BOTS_SECRET", SECRET)
+    client = limited_games_app(database_url, redis_url, moves="2/minute").test_client()
+    admin = {"Authorization": f"Bearer {ADMIN}"}
+    game = client.post("/v1/games", json={"game_type": "klapper", "num_players": 2}, headers=admin).get_json()
+    assert client.post(f"/v1/games/{game['id']}/seats/0/bot", json={"level": "random"}, headers=admin).status_code == 200
+    token = bot_token(SECRET, bot_player_id("random", 1))
+
+    def move(game_id: str) -> Any:
+        headers = {"Authorization": f"Bearer {token}", "Idempotency-Key": uuid.uuid4().hex}
+        return client.post(f"/v1/games/{game_id}/moves", json={"move": {"type": "pass"}, "expected_version": 1}, headers=headers)
+
+    first, second = str(uuid.uuid4()), str(uuid.uuid4())
+    assert [move(first).status_code for _ in range(2)] == [404, 404]
+    assert_429(move(first))
+    assert move(second).status_code == 404  # another game of the same bot account is not held back

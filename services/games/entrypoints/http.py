@@ -16,6 +16,7 @@ from services.games.service_layer.errors import IdempotencyInFlight, InvalidRequ
 from services.games.service_layer.handlers import GamesService
 from services.games.service_layer.players import PlayersService
 from shared.auth import bearer_token
+from shared.bots import BOT_PLAYER_IDS
 from shared.web.identity import player_key, request_identity
 from shared.web.problems import ApiProblem, problem_type
 from shared.web.ratelimit import rate_limited
@@ -172,6 +173,14 @@ def legal_moves(game_id: str) -> dict[str, Any]:
     return service().legal_moves(game_id, identity())
 
 
+def move_key() -> str | None:
+    """Moves are limited per player; a bot account (which plays many games at once) per player and game."""
+    who = player_key()
+    if who is not None and who.removeprefix("player:") in BOT_PLAYER_IDS:
+        return f"{who}:game:{(request.view_args or {}).get('game_id')}"
+    return who
+
+
 @games.route("/<game_id>/moves", methods=["POST"])
 @games.arguments(s.MoveBody)
 @games.response(
@@ -196,7 +205,7 @@ def legal_moves(game_id: str) -> dict[str, Any]:
 )
 @games.alt_response(422, description="illegal move: `rule` is the spec's rule id")
 @games.doc(security=AUTH, parameters=[IDEMPOTENCY_HEADER])
-@rate_limited(games, "moves", player_key)
+@rate_limited(games, "moves", move_key)
 def post_move(body: dict[str, Any], game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
     """Make a move. Returns the new version and the new events as the caller may see them."""
     key = request.headers.get("Idempotency-Key")
