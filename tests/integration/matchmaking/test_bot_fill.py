@@ -35,7 +35,7 @@ def bot_app(env: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> Flask:  # n
 
 def test_a_lone_ticket_that_allows_bots_is_filled_after_the_wait(bot_app: Flask, pool: Any, redis: Redis) -> None:  # noqa: F811
     client = bot_app.test_client()
-    (human, token), (other, other_token) = players(pool, 2)
+    (human, token), (_other, other_token) = players(pool, 2)
     body = {"game_type": "klapper", "player_counts": [4], "allow_bots": True, "bot_level": "random"}
     ticket = client.post("/v1/tickets", json=body, headers=bearer(token)).get_json()
     assert ticket["status"] == "waiting" and ticket["allow_bots"] is True and ticket["bot_level"] == "random"
