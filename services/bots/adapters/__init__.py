@@ -1,0 +1,1 @@
+"""HTTP client of the public game API, Redis wiring."""

@@ -1,0 +1,1 @@
+"""The bots worker entry point."""

@@ -1,0 +1,1 @@
+"""Bot use cases: take a turn through the game API."""
