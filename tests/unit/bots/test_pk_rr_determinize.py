@@ -66,7 +66,7 @@ def test_sampled_states_show_the_seat_its_real_view_and_moves(game_type: str) ->
             real_view = engine.view(state, seat)
             real_moves = engine.legal_moves(state, seat)
             rng = random.Random(checked)
-            samples = [engine.determinize(real_view, seat, rng) for _ in range(3)]  # type: ignore[attr-defined]
+            samples = [engine.determinize(real_view, seat, rng) for _ in range(3)]
             for sampled in samples:
                 assert engine.view(sampled, seat) == real_view
                 assert engine.legal_moves(sampled, seat) == real_moves
@@ -87,8 +87,8 @@ def test_same_rng_same_sample_and_the_real_hidden_cards_are_never_read(game_type
     config = engine.variants()[0]
     for state, seat in _positions(engine, config, seed=7, every=11)[:30]:
         view = engine.view(state, seat)
-        a = engine.determinize(view, seat, random.Random(5))  # type: ignore[attr-defined]
-        b = engine.determinize(view, seat, random.Random(5))  # type: ignore[attr-defined]
+        a = engine.determinize(view, seat, random.Random(5))
+        b = engine.determinize(view, seat, random.Random(5))
         assert engine.full_view(a) == engine.full_view(b)
         # the sampled hidden cards are the real hidden cards, re-dealt (same multiset of cards)
         real = sorted(c.split(":")[-1] for c in _hidden(game_type, state, seat).elements())

@@ -11,9 +11,10 @@ history, and the view holds only the current position.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
 from typing import Any
+
+from services.games.engines.base import Rng
 
 from .cards import ANIMALS, DECK_SIZE, OPENING_RANK, make_card, parse_card
 from .state import PKState, RoundResult, new_state
@@ -44,7 +45,7 @@ def _cards(ids: Any) -> list[int]:
     return out
 
 
-def determinize(view: Mapping[str, Any], seat: int, rng: random.Random) -> PKState:
+def determinize(view: Mapping[str, Any], seat: int, rng: Rng) -> PKState:
     """A state whose ``seat_view(state, seat)`` equals ``view``; unseen cards dealt at random."""
     n = int(view["num_players"])
     state = new_state(n, dict(view["options"]))

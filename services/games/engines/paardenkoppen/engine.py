@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
@@ -16,6 +15,7 @@ from services.games.engines.base import (
     Move,
     MoveDoc,
     Outcome,
+    Rng,
     ranks_from_scores,
 )
 
@@ -187,7 +187,7 @@ class PaardenkoppenEngine(Engine[PKState]):
             redacted["hand"] = [card_id(c) for c in after.hands[seat]]
         return redacted
 
-    def determinize(self, view: Mapping[str, Any], seat: int, rng: random.Random) -> PKState:
+    def determinize(self, view: Mapping[str, Any], seat: int, rng: Rng) -> PKState:
         """A full state consistent with ``seat``'s view: the unseen cards dealt at random onto the
         other hands with their public sizes (issue 18.3; see ``determinize.py``)."""
         return determinize_view.determinize(view, seat, rng)

@@ -12,11 +12,10 @@ view, so they count as unseen too.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
 from typing import Any
 
-from services.games.engines.base import GameConfig
+from services.games.engines.base import GameConfig, Rng
 from services.games.engines.roparun.board import OFF, PAWNS, Board
 from services.games.engines.roparun.cards import DRAW_VALUE, deck_for
 from services.games.engines.roparun.options import DEFAULTS, board_of
@@ -49,7 +48,7 @@ def _contenders(view: Mapping[str, Any], n: int) -> list[int]:
     return [int(d["seat"]) for d in last if DRAW_VALUE[d["rank"]] == low]
 
 
-def determinize(view: Mapping[str, Any], seat: int, rng: random.Random) -> RoparunState:
+def determinize(view: Mapping[str, Any], seat: int, rng: Rng) -> RoparunState:
     """A state whose ``view(state, seat)`` equals ``view``; unseen cards placed at random."""
     n = int(view["num_players"])
     options = dict(view["options"])

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
@@ -16,6 +15,7 @@ from services.games.engines.base import (
     Move,
     MoveDoc,
     Outcome,
+    Rng,
 )
 from services.games.engines.roparun.actions import action_json, parse_action
 from services.games.engines.roparun.board import (
@@ -576,7 +576,7 @@ class RoparunEngine(Engine[RoparunState]):
             }
         return event
 
-    def determinize(self, view: Mapping[str, Any], seat: int, rng: random.Random) -> RoparunState:
+    def determinize(self, view: Mapping[str, Any], seat: int, rng: Rng) -> RoparunState:
         """A full state consistent with ``seat``'s view: the unseen cards spread at random over the
         other hands, the stock and the face-down discards (issue 18.3; see ``determinize.py``)."""
         return determinize_view(view, seat, rng)
