@@ -72,9 +72,7 @@ def _greedy(
     return out
 
 
-def _matching(
-    cards: list[C], sizes: Sequence[int], options: dict[C, list[int]], rng: Rng
-) -> list[list[C]]:
+def _matching(cards: list[C], sizes: Sequence[int], options: dict[C, list[int]], rng: Rng) -> list[list[C]]:
     """Kuhn's augmenting paths from cards to place slots, in random order."""
     slots = [p for p in range(len(sizes)) for _ in range(sizes[p])]
     slot_of_place: dict[int, list[int]] = {}
@@ -105,7 +103,7 @@ def _matching(
         if not augment(ci, set()):
             raise NoConsistentDeal("no deal satisfies every constraint")
     out: list[list[C]] = [[] for _ in sizes]
-    for s, ci in enumerate(owner):
-        assert ci is not None
-        out[slots[s]].append(cards[ci])
+    for s, held in enumerate(owner):
+        assert held is not None
+        out[slots[s]].append(cards[held])
     return out

@@ -90,7 +90,8 @@ def determinize(view: Mapping[str, Any], seat: int, rng: Rng) -> KlapperState:
     turned = _card(v["turned_card"]) if v["turned_card"] is not None else None
     trick_now = _plays(v["trick"]["cards"])
     tricks = [
-        Trick(int(t["leader"]), tuple(_plays(t["cards"])), int(t["winner"]), int(t["points"])) for t in v["tricks"]
+        Trick(int(t["leader"]), tuple(_plays(t["cards"])), int(t["winner"]), int(t["points"]))
+        for t in v["tricks"]
     ]
     bids = [(int(b["seat"]), int(b["round"]), str(b["bid"])) for b in v["bids"]]
     dealt = v.get("hand") is not None

@@ -19,8 +19,8 @@ from services.games.engines.base import (
 )
 
 from . import checks, decide, events, views
-from .determinize import determinize as sample_state
 from .cards import DECK_SIZE
+from .determinize import determinize as sample_state
 from .melds import MELD_TYPES
 from .state import KlapperState, Options
 
