@@ -6,9 +6,9 @@
   cards that would open play (or a head card) for the others (PK-11, PK-12, the seed's tip to keep
   a 6 as long as possible, R3), and keep cards that let the bot play on next turn, so that it passes
   (PK-16) less and goes out first for the pot (PK-18).
-- ``strong``: determinized Monte Carlo (``services.bots.domain.games.pk_search``): sample the
-  unseen hands from the view, play each candidate out to the end of the round with ``rules`` for
-  every seat, and pick the move with the best average chip result.
+- ``strong``: ISMCTS (``services.bots.domain.search``) over determinized deals
+  (``PaardenkoppenEngine.determinize``), ``rules`` (with a little noise) in the playouts, each playout
+  cut at the end of the round (PK-18) and scored by the chips each seat gained in it.
 """
 
 from __future__ import annotations
@@ -19,6 +19,8 @@ from typing import Any
 
 from services.bots.domain.budget import Budget
 from services.bots.domain.games import Level, uniform
+from services.bots.domain.games._flat import flat_search
+from services.bots.domain.search import SearchGame, clamp01, search
 from services.games.engines.paardenkoppen.cards import (
     ANIMALS,
     HEAD_RANK,
@@ -29,7 +31,9 @@ from services.games.engines.paardenkoppen.cards import (
     parse_card,
     rank_of,
 )
+from services.games.engines.paardenkoppen.engine import PaardenkoppenEngine
 from services.games.engines.paardenkoppen.rules import is_playable
+from services.games.engines.paardenkoppen.state import FINISHED, PLAYING, PKState
 
 Move = dict[str, Any]
 
@@ -49,26 +53,31 @@ def engine_view(body: dict[str, Any]) -> dict[str, Any]:
     return inner if isinstance(inner, dict) else body
 
 
-def _bounds(view: dict[str, Any]) -> tuple[list[int], list[int]]:
+def _bounds(view: dict[str, Any]) -> tuple[list[int], list[int], list[int]]:
     rows = view["rows"]
     lows = [int(rows[name]["low"] or 0) for name in ANIMALS]
     highs = [int(rows[name]["high"] or 0) for name in ANIMALS]
-    return lows, highs
+    fields = [int(rows[name]["field"]) for name in ANIMALS]
+    return lows, highs, fields
 
 
 def _newly_playable(card: int, lows: Sequence[int], highs: Sequence[int]) -> list[int]:
-    """The cards of ``card``'s animal that become playable once ``card`` lies in its row."""
+    """The cards of ``card``'s animal that become playable once ``card`` lies in its row (PK-11 to
+    PK-13): the neighbours of the new end, and the head card once its 1 and the card below lie there."""
     animal, rank = animal_of(card), rank_of(card)
-    before = [c for c in range(animal * RANKS, (animal + 1) * RANKS) if is_playable(c, lows, highs)]
-    new_lows, new_highs = list(lows), list(highs)
-    if lows[animal] == 0:
-        new_lows[animal] = new_highs[animal] = rank
-    elif rank < lows[animal]:
-        new_lows[animal] = rank
-    else:
-        new_highs[animal] = rank
-    after = [c for c in range(animal * RANKS, (animal + 1) * RANKS) if is_playable(c, new_lows, new_highs)]
-    return [c for c in after if c not in before]
+    low, high = lows[animal], highs[animal]
+    head = HEAD_RANK[animal]
+    out: list[int] = []
+    if low == 0:  # the 6 opens the row: 5 and 7 follow (no head card among them)
+        return [make_card(animal, OPENING_RANK - 1), make_card(animal, OPENING_RANK + 1)]
+    if rank < low:
+        if rank > 1:
+            out.append(make_card(animal, rank - 1))
+        elif high == head - 1:  # the 1 unlocks a waiting head card (PK-12)
+            out.append(make_card(animal, head))
+    elif rank < RANKS and (rank + 1 != head or low == 1):
+        out.append(make_card(animal, rank + 1))
+    return out
 
 
 def _head_path(animal: int, lows: Sequence[int], highs: Sequence[int]) -> set[int]:
@@ -81,12 +90,13 @@ def _head_path(animal: int, lows: Sequence[int], highs: Sequence[int]) -> set[in
     return set(range(1, head)) - have
 
 
-def score_card(card: int, hand: Sequence[int], view: dict[str, Any]) -> float:
-    """How good it is to play ``card`` now (higher is better), from the seat's view only."""
-    lows, highs = _bounds(view)
-    rows = view["rows"]
+def score_card(
+    card: int, hand: Sequence[int], lows: Sequence[int], highs: Sequence[int], fields: Sequence[int]
+) -> float:
+    """How good it is to play ``card`` now (higher is better), from what the seat sees: its hand,
+    the row bounds and the row fields."""
     animal, rank = animal_of(card), rank_of(card)
-    field = float(rows[ANIMALS[animal]]["field"])
+    field = float(fields[animal])
     own = set(hand)
     score = 0.0
     if rank == HEAD_RANK[animal]:
@@ -116,23 +126,187 @@ def score_card(card: int, hand: Sequence[int], view: dict[str, Any]) -> float:
     return score
 
 
-def rules_level(body: dict[str, Any], moves: list[Move], seat: int, rng: random.Random, budget: Budget) -> Move:
+def best_play(
+    plays: list[Move],
+    hand: Sequence[int],
+    lows: Sequence[int],
+    highs: Sequence[int],
+    fields: Sequence[int],
+    rng: random.Random,
+) -> Move:
+    """The best-scoring ``play_card`` move; ties broken by ``rng``."""
+    scored = [score_card(int(parse_card(m["card"]) or 0), hand, lows, highs, fields) for m in plays]
+    best = max(scored)
+    top = [m for m, sc in zip(plays, scored, strict=True) if sc >= best - 1e-9]
+    return top[0] if len(top) == 1 else top[int(rng.random() * len(top))]
+
+
+def rules_level(
+    body: dict[str, Any], moves: list[Move], seat: int, rng: random.Random, budget: Budget
+) -> Move:
     """The ``rules`` level: the best-scoring card (PK-14: a pass only when nothing is playable)."""
     plays = [m for m in moves if m.get("type") == "play_card"]
     if not plays:
         return moves[0]
     view = engine_view(body)
     hand = [c for c in (parse_card(x) for x in view.get("hand") or []) if c is not None]
-    scored = [(score_card(int(parse_card(m["card"]) or 0), hand, view), k) for k, m in enumerate(plays)]
-    best = max(s for s, _ in scored)
-    top = [plays[k] for s, k in scored if s >= best - 1e-9]
-    return top[0] if len(top) == 1 else rng.choice(top)
+    lows, highs, fields = _bounds(view)
+    return best_play(plays, hand, lows, highs, fields, rng)
 
 
-def _strong(body: dict[str, Any], moves: list[Move], seat: int, rng: random.Random, budget: Budget) -> Move:
-    from services.bots.domain.games.pk_search import strong_level
+# --- strong: ISMCTS (services.bots.domain.search) with ``rules`` playouts -------------------------
 
-    return strong_level(body, moves, seat, rng, budget)
+ENGINE = PaardenkoppenEngine()
+PLAYOUT_NOISE = 0.1  # share of uniformly random playout moves (others are not exactly ``rules``)
+REWARD_SCALE = 120.0  # chips: a round's swing between two seats is rarely larger
 
 
-LEVELS: dict[str, Level] = {"random": uniform, "rules": rules_level, "strong": _strong}
+def playout_policy(state: PKState, seat: int, legal: list[Move], rng: random.Random) -> Move:
+    """``rules`` on the full (determinized) state, with a little noise."""
+    plays = [m for m in legal if m.get("type") == "play_card"]
+    if not plays:
+        return legal[0]
+    if rng.random() < PLAYOUT_NOISE:
+        return plays[int(rng.random() * len(plays))]
+    return best_play(plays, state.hands[seat], state.lows, state.highs, state.fields, rng)
+
+
+def cutoff(sample: PKState, state: PKState) -> bool:
+    """The round is over (PK-18): what follows is a fresh deal, independent of this move."""
+    return state.round_over or state.phase != PLAYING or state.round_no != sample.round_no
+
+
+def evaluate(sample: PKState, state: PKState) -> list[float]:
+    """Per seat: 1/0 for a won/lost game (PK-22); else 0.5 plus its chips gained this round minus
+    the mean of the others' (PK-17 head payouts, PK-16 passes, PK-18 the pot), scaled."""
+    n = state.num_players
+    if state.phase == FINISHED and state.winners is not None:
+        return [1.0 if s in state.winners else 0.0 for s in range(n)]
+    gained = [float(state.balances[s] - sample.balances[s]) for s in range(n)]
+    total = sum(gained)
+    return [clamp01(0.5 + (gained[s] - (total - gained[s]) / (n - 1)) / REWARD_SCALE) for s in range(n)]
+
+
+GAME = SearchGame(engine=ENGINE, evaluate=evaluate, cutoff=cutoff, playout=playout_policy, exploration=0.7)
+
+
+def strong_level(
+    body: dict[str, Any], moves: list[Move], seat: int, rng: random.Random, budget: Budget
+) -> Move:
+    """ISMCTS over determinized deals (``PaardenkoppenEngine.determinize``), ``rules`` in playouts."""
+    return search(GAME, engine_view(body), moves, seat, rng, budget).move
+
+
+def flat_level(
+    body: dict[str, Any], moves: list[Move], seat: int, rng: random.Random, budget: Budget
+) -> Move:
+    return flat_search(GAME, engine_view(body), moves, seat, rng, budget)[0]
+
+
+def _score_index(
+    cards: list[int], hand: Sequence[int], lows: Sequence[int], highs: Sequence[int], fields: Sequence[int]
+) -> int:
+    best_k, best = 0, -1e18
+    for k, card in enumerate(cards):
+        sc = score_card(card, hand, lows, highs, fields)
+        if sc > best:
+            best_k, best = k, sc
+    return best_k
+
+
+def round_playout(state: PKState, seat: int, card: int | None, rng: random.Random) -> list[int]:
+    """Chips each seat gains from now to the end of the round (PK-16 to PK-18) when ``seat`` plays
+    ``card`` (None: passes) and then every seat plays ``rules`` with a little noise.
+
+    A compact re-implementation of one round on plain lists (the engine's ``is_playable`` decides
+    what may be played), about ten times faster than folding engine events, so the search can
+    afford hundreds of playouts per move.
+    """
+    n = state.num_players
+    hands = [list(h) for h in state.hands]
+    lows, highs, fields = list(state.lows), list(state.highs), list(state.fields)
+    balances = list(state.balances)
+    start = list(balances)
+    pot = state.pot
+    immediate = state.options.get("six_rule") == "immediate"
+    current = seat
+    first = True
+    for _ in range(60 * n):
+        hand = hands[current]
+        if first:
+            chosen = card
+            first = False
+        else:
+            playable = [c for c in hand if is_playable(c, lows, highs)]
+            if immediate:
+                sixes = [c for c in playable if rank_of(c) == OPENING_RANK and lows[animal_of(c)] == 0]
+                playable = sixes or playable
+            if not playable:
+                chosen = None
+            elif len(playable) == 1:
+                chosen = playable[0]
+            elif rng.random() < PLAYOUT_NOISE:
+                chosen = playable[int(rng.random() * len(playable))]
+            else:
+                chosen = playable[_score_index(playable, hand, lows, highs, fields)]
+        if chosen is None:
+            if balances[current] >= 1:  # PK-16, R4
+                balances[current] -= 1
+                pot += 1
+        else:
+            hand.remove(chosen)
+            animal, rank = animal_of(chosen), rank_of(chosen)
+            if lows[animal] == 0:
+                lows[animal] = highs[animal] = rank
+            elif rank < lows[animal]:
+                lows[animal] = rank
+            else:
+                highs[animal] = rank
+            if rank == HEAD_RANK[animal]:  # PK-17
+                balances[current] += fields[animal]
+                fields[animal] = 0
+            if not hand:  # PK-18: the head payout first, then the pot
+                balances[current] += pot
+                break
+        current = (current + 1) % n
+    return [b - a for a, b in zip(start, balances, strict=True)]
+
+
+def fast_search(
+    view: dict[str, Any], moves: list[Move], seat: int, rng: random.Random, budget: Budget
+) -> tuple[Move, list[float], int]:
+    """Flat determinized Monte Carlo over ``round_playout`` (see ``_flat.flat_search`` for the idea)."""
+    n = int(view["num_players"])
+    cards = [parse_card(m["card"]) if m.get("type") == "play_card" else None for m in moves]
+    totals = [0.0] * len(moves)
+    started = budget.start()
+    done = 0
+    rounds = 0
+    while True:
+        sample = ENGINE.determinize(view, seat, rng)
+        rounds += 1
+        for k, card in enumerate(cards):
+            gained = round_playout(sample, seat, card, rng)
+            others = (sum(gained) - gained[seat]) / (n - 1)
+            totals[k] += gained[seat] - others
+            done += 1
+        if budget.exhausted(started, done):
+            break
+    means = [t / rounds for t in totals]
+    best = max(range(len(moves)), key=lambda k: means[k])
+    return moves[best], means, done
+
+
+def fast_level(
+    body: dict[str, Any], moves: list[Move], seat: int, rng: random.Random, budget: Budget
+) -> Move:
+    return fast_search(engine_view(body), moves, seat, rng, budget)[0]
+
+
+LEVELS: dict[str, Level] = {
+    "random": uniform,
+    "rules": rules_level,
+    "strong": fast_level,
+    "flat": flat_level,
+    "ismcts": strong_level,
+}

@@ -155,7 +155,9 @@ def score_moves(view: dict[str, Any], moves: list[Move], seat: int) -> list[floa
     return scores
 
 
-def rules_level(body: dict[str, Any], moves: list[Move], seat: int, rng: random.Random, budget: Budget) -> Move:
+def rules_level(
+    body: dict[str, Any], moves: list[Move], seat: int, rng: random.Random, budget: Budget
+) -> Move:
     """The ``rules`` level: the best-scoring play, or end_turn when every play makes things worse."""
     view = engine_view(body)
     scores = score_moves(view, moves, seat)
