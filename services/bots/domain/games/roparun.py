@@ -8,9 +8,10 @@
   Stop&Go (RR-31 ... RR-34) and off-route pawns costed, own pawns that stand within an opponent's
   reach off their protected start squares (RR-29) costed a little. The bot plays the best card while
   it improves the board and ends the turn (RR-11) when every remaining play would make it worse.
-- ``strong``: determinized Monte Carlo: sample the unseen cards from the view (``Engine.determinize``),
-  play each candidate out with ``rules`` for every seat to the end of the deal, score the board, and
-  pick the move with the best average.
+- ``strong``: flat determinized Monte Carlo (``_flat.flat_search``): sample the unseen cards from the
+  view (``RoparunEngine.determinize``), play each of the best few ``rules`` candidates out with
+  ``rules`` (a little noise) for every seat until every other team has had its turn, score the board,
+  and pick the move with the best average.
 """
 
 from __future__ import annotations
@@ -21,12 +22,16 @@ from typing import Any
 
 from services.bots.domain.budget import Budget
 from services.bots.domain.games import Level, uniform
+from services.bots.domain.games._flat import flat_search
+from services.bots.domain.search import SearchGame, clamp01
 from services.games.engines.base import IllegalMove
 from services.games.engines.roparun.actions import parse_action
 from services.games.engines.roparun.board import CAR, OFF, PAWNS, SLOTS, Board
 from services.games.engines.roparun.cards import rank_of
+from services.games.engines.roparun.engine import RoparunEngine
 from services.games.engines.roparun.options import DEFAULTS, board_of
 from services.games.engines.roparun.rules import order_defect, resolve
+from services.games.engines.roparun.state import FINISHED, RoparunState
 
 Move = dict[str, Any]
 Pawns = list[list[int]]
@@ -136,11 +141,8 @@ def _finishes(pawns: Pawns, seat: int, n: int) -> bool:
     return all(code >= n for code in pawns[seat])  # RR-37, RR-38
 
 
-def score_moves(view: dict[str, Any], moves: list[Move], seat: int) -> list[float]:
+def score_on(board: Board, pawns: Pawns, seat: int, seven_max: int, moves: list[Move]) -> list[float]:
     """The ``rules`` score of every move; end_turn scores the board as it stands (RR-11, RR-13)."""
-    board = board_from(view)
-    pawns = pawns_from(view, board)
-    seven_max = int(dict(view["options"]).get("seven_max_pawns", DEFAULTS["seven_max_pawns"]))
     now = evaluate(board, pawns, seat)
     scores: list[float] = []
     for move in moves:
@@ -155,19 +157,85 @@ def score_moves(view: dict[str, Any], moves: list[Move], seat: int) -> list[floa
     return scores
 
 
+def _seven_max(options: dict[str, Any]) -> int:
+    return int(options.get("seven_max_pawns", DEFAULTS["seven_max_pawns"]))
+
+
+def score_moves(view: dict[str, Any], moves: list[Move], seat: int) -> list[float]:
+    board = board_from(view)
+    return score_on(board, pawns_from(view, board), seat, _seven_max(dict(view["options"])), moves)
+
+
+def _pick(moves: list[Move], scores: list[float], rng: random.Random) -> Move:
+    best = max(scores)
+    top = [m for m, s in zip(moves, scores, strict=True) if s >= best - 1e-9]
+    return top[0] if len(top) == 1 else top[int(rng.random() * len(top))]
+
+
 def rules_level(
     body: dict[str, Any], moves: list[Move], seat: int, rng: random.Random, budget: Budget
 ) -> Move:
     """The ``rules`` level: the best-scoring play, or end_turn when every play makes things worse."""
     view = engine_view(body)
+    return _pick(moves, score_moves(view, moves, seat), rng)
+
+
+# --- strong: flat determinized Monte Carlo (``_flat``) with ``rules`` playouts -----------------
+
+ENGINE = RoparunEngine()
+CANDIDATES = 4  # the best plays by ``rules`` the search compares (plus end_turn when listed)
+PLAYOUT_NOISE = 0.05
+REWARD_SCALE = 80.0
+
+
+def playout_policy(state: RoparunState, seat: int, legal: list[Move], rng: random.Random) -> Move:
+    """``rules`` on the full (determinized) state, with a little noise."""
+    if rng.random() < PLAYOUT_NOISE:
+        return legal[int(rng.random() * len(legal))]
+    options = dict(state.config.options)
+    return _pick(legal, score_on(state.board, state.pawns, seat, _seven_max(options), legal), rng)
+
+
+def _turn_index(state: RoparunState) -> int:
+    return state.deal_no * state.num_players + state.turns_done
+
+
+def cutoff(sample: RoparunState, state: RoparunState) -> bool:
+    """Every other team has had its turn after the bot's (RR-9): their replies are what a play risks."""
+    return state.stage == FINISHED or _turn_index(state) > _turn_index(sample) + state.num_players - 1
+
+
+def reward(sample: RoparunState, state: RoparunState) -> list[float]:
+    """Per seat: 1/0 for a won/lost game (RR-38); else 0.5 plus how much its board value improved."""
+    n = state.num_players
+    if state.winner is not None:
+        return [1.0 if s == state.winner else 0.0 for s in range(n)]
+    return [
+        clamp01(
+            0.5
+            + (evaluate(state.board, state.pawns, s) - evaluate(sample.board, sample.pawns, s)) / REWARD_SCALE
+        )
+        for s in range(n)
+    ]
+
+
+GAME = SearchGame(
+    engine=ENGINE, evaluate=reward, cutoff=cutoff, playout=playout_policy, max_playout_moves=120
+)
+
+
+def strong_level(
+    body: dict[str, Any], moves: list[Move], seat: int, rng: random.Random, budget: Budget
+) -> Move:
+    """Flat Monte Carlo over the ``CANDIDATES`` best plays by ``rules`` (and end_turn)."""
+    view = engine_view(body)
     scores = score_moves(view, moves, seat)
-    best = max(scores)
-    top = [m for m, s in zip(moves, scores, strict=True) if s >= best - 1e-9]
-    return top[0] if len(top) == 1 else rng.choice(top)
+    order = sorted(range(len(moves)), key=lambda k: -scores[k])
+    keep = order[:CANDIDATES] + [k for k in order[CANDIDATES:] if moves[k].get("type") == "end_turn"]
+    if scores[order[0]] >= 1e5:
+        return moves[order[0]]  # RR-38: a winning play needs no search
+    candidates = [moves[k] for k in keep]
+    return flat_search(GAME, view, candidates, seat, rng, budget)[0]
 
 
-def _strong(body: dict[str, Any], moves: list[Move], seat: int, rng: random.Random, budget: Budget) -> Move:
-    return rules_level(body, moves, seat, rng, budget)
-
-
-LEVELS: dict[str, Level] = {"random": uniform, "rules": rules_level, "strong": _strong}
+LEVELS: dict[str, Level] = {"random": uniform, "rules": rules_level, "strong": strong_level}
