@@ -51,7 +51,7 @@ def _positions(
 def test_every_level_returns_a_listed_move_and_the_same_one_for_the_same_rng(
     game_type: str, level: str
 ) -> None:
-    limit = 12 if level == "strong" else 60
+    limit = 6 if level == "strong" else 60
     checked = 0
     for seed in range(3):
         for body, legal, seat in _positions(game_type, seed, every=3, limit=limit // 3):
@@ -60,7 +60,7 @@ def test_every_level_returns_a_listed_move_and_the_same_one_for_the_same_rng(
             assert first in legal
             assert again == first
             checked += 1
-    assert checked >= limit // 2
+    assert checked >= limit // 3
 
 
 def test_paardenkoppen_rules_takes_a_playable_head_card() -> None:
