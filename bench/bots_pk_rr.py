@@ -50,7 +50,9 @@ def run(
     iterations: int,
     seconds: float,
     options: dict[str, Any],
+    progress: int = 0,
 ) -> dict[str, Any]:
+    """The summary after ``games`` games; with ``progress`` > 0 also a partial line every that many."""
     engine = default_registry().get(game_type)
     n = PLAYERS[game_type]
     config = GameConfig(n, engine.normalize_options(n, options))
@@ -73,6 +75,27 @@ def run(
             won += 1.0 / len(winners)
         for _, level, took in result.timings:
             times.setdefault(level, []).append(took)
+        if progress and (g + 1) % progress == 0 and g + 1 < games:
+            print(
+                json.dumps(_summary(game_type, n, options, hero, other, g + 1, won, times, started)),
+                flush=True,
+            )
+    return _summary(game_type, n, options, hero, other, games, won, times, started) | {
+        "budget": {"max_iterations": iterations, "max_seconds": seconds}
+    }
+
+
+def _summary(
+    game_type: str,
+    n: int,
+    options: dict[str, Any],
+    hero: str,
+    other: str,
+    games: int,
+    won: float,
+    times: dict[str, list[float]],
+    started: float,
+) -> dict[str, Any]:
     low, high = wilson(won, games)
     return {
         "game_type": game_type,
@@ -81,7 +104,6 @@ def run(
         "hero": hero,
         "other": other,
         "games": games,
-        "budget": {"max_iterations": iterations, "max_seconds": seconds},
         "win_rate": round(won / games, 3),
         "ci95": [round(low, 3), round(high, 3)],
         "fair_share": round(1 / n, 3),
@@ -101,6 +123,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--iterations", type=int, default=1000)
     parser.add_argument("--seconds", type=float, default=1.0)
+    parser.add_argument("--progress", type=int, default=0, help="print a partial line every N games")
     parser.add_argument("--options", default="{}", help="game options as JSON, e.g. '{\"rounds\": 2}'")
     args = parser.parse_args()
     out = run(
@@ -111,6 +134,7 @@ def main() -> None:
         args.iterations,
         args.seconds,
         json.loads(args.options),
+        args.progress,
     )
     print(json.dumps(out))
 
