@@ -51,7 +51,7 @@ GAMES: dict[str, BenchGame] = {
     ),
     "hoppaa": BenchGame(
         GameConfig(2, {"pawns_per_player": 1}),
-        strong_iterations=4,
+        strong_iterations=8,
         note="2 players head to head; quick version (one pawn each, HP-R22) to fit 200 games",
     ),
 }

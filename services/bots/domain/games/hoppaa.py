@@ -10,8 +10,8 @@
   duck with the highest card that still loses. White pawn (HP-10, HP-29): take it unless a pawn is
   close to 35, where the doubled steps overshoot (HP-R11). Pawn moves (HP-33 to HP-41): the
   sensible choice (finish, then the longest advance, avoid knocking off the own pawn).
-- ``strong``: ISMCTS (``search.py``) for the contract (bid, discard, white pawn) over determinized
-  deals, playouts with the ``rules`` card play (the rest: the engine's sensible self-play moves), cut off at the end of the round and scored by each seat's (or team's) progress on
+- ``strong``: determinized Monte Carlo search (``search.flat_search``) for the contract (the rules'
+  best few bids or discards, and the white pawn) over sampled deals, playouts with the ``rules`` card play (the rest: the engine's sensible self-play moves), cut off at the end of the round and scored by each seat's (or team's) progress on
   the track relative to the others (HP-28 to HP-41); a won game scores 1. Card play and pawn moves
   are the ``rules`` choices (a game has hundreds of card plays; searching them all costs too much).
 """
@@ -26,7 +26,7 @@ from typing import Any
 from services.bots.domain.budget import Budget
 from services.bots.domain.games import Level
 from services.bots.domain.hoppaa_sensible import sensible_moves, sensible_random
-from services.bots.domain.search import SearchGame, clamp01, search
+from services.bots.domain.search import SearchGame, clamp01, flat_search
 from services.games.engines.hoppaa.cards import NO_TRUMP, suit_of, trick_winner, value_of
 from services.games.engines.hoppaa.engine import HopPaaEngine
 from services.games.engines.hoppaa.rules import step_options
@@ -42,6 +42,7 @@ TRUMP_P = (0.0, 0.1, 0.12, 0.15, 0.2, 0.28, 0.38, 0.5, 0.65, 0.8, 0.95)
 # fewer players: fewer cards against each card, so high cards hold more often
 PLAYER_FACTOR = {2: 1.25, 3: 1.1, 4: 1.0}
 PLAYOUT_NOISE = 0.1  # share of playout cards chosen among the sensible ones at random
+CANDIDATES = 4  # the search compares the rules' best few bids or discards (priors), best first
 SEARCHED = frozenset({"bid", "discard", "choose_white_pawn"})  # the decisions ``strong`` searches
 WHITE_SAFE_BELOW = 25  # below this every doubled step count still fits on the track (HP-R11)
 
@@ -86,13 +87,14 @@ def _finishing_bids(v: dict[str, Any], seat: int) -> set[int]:
     }
 
 
-def bid_move(v: dict[str, Any], moves: list[Move], seat: int) -> Move:
+def ranked_bids(v: dict[str, Any], moves: list[Move], seat: int) -> list[Move]:
+    """The listed bids, best first by the ``rules`` estimate (HP-13 to HP-15)."""
     hand: list[str] = v.get("hand") or []
     n = int(v["num_players"])
     finishing = _finishing_bids(v, seat)
-    best, best_score = moves[0], -1e9
     cache: dict[str, float] = {}
-    for m in moves:
+    scored: list[tuple[float, int, Move]] = []
+    for i, m in enumerate(moves):
         trump = m.get("trump", v.get("trump") or NO_TRUMP)
         if trump not in cache:
             cache[trump] = expected_tricks(hand, trump, n)
@@ -100,13 +102,16 @@ def bid_move(v: dict[str, Any], moves: list[Move], seat: int) -> Move:
         score = -abs(m["n"] - est) + (0.6 if m["n"] in finishing else 0.0)
         if "trump" in m:
             score += 0.15 * est  # the opener's trump: more control, more sure tricks
-        if score > best_score:
-            best, best_score = m, score
-    return best
+        scored.append((-score, i, m))
+    return [m for _, _, m in sorted(scored, key=lambda t: (t[0], t[1]))]
 
 
-def discard_move(v: dict[str, Any], moves: list[Move], seat: int) -> Move:
-    """HP-16: keep the hand whose expected tricks are closest to the bid."""
+def bid_move(v: dict[str, Any], moves: list[Move], seat: int) -> Move:
+    return ranked_bids(v, moves, seat)[0]
+
+
+def ranked_discards(v: dict[str, Any], moves: list[Move], seat: int) -> list[Move]:
+    """HP-16: the listed discards, best first: keep the hand whose expected tricks are closest to the bid."""
     hand: list[str] = v.get("hand") or []
     bid = (v.get("bids") or [])[seat] or 0
     trump = v.get("trump") or NO_TRUMP
@@ -116,7 +121,11 @@ def discard_move(v: dict[str, Any], moves: list[Move], seat: int) -> Move:
         rest = [c for c in hand if c != m["card"]]
         return (abs(expected_tricks(rest, trump, n) - bid), value_of(m["card"]))
 
-    return min(moves, key=score)
+    return sorted(moves, key=score)
+
+
+def discard_move(v: dict[str, Any], moves: list[Move], seat: int) -> Move:
+    return ranked_discards(v, moves, seat)[0]
 
 
 def choose_card(
@@ -223,7 +232,13 @@ def strong_level(
         # card play and pawn moves follow the rules heuristic: the search budget goes to the round's
         # contract (bid, discard, white pawn), which decides whether a pawn moves at all (HP-26 to HP-30)
         return rules_level(view, moves, seat, rng, budget)
-    return search(GAME, _inner(view), moves, seat, rng, budget).move
+    v = _inner(view)
+    kind = moves[0]["type"]
+    if kind == "bid":
+        moves = ranked_bids(v, moves, seat)[:CANDIDATES]
+    elif kind == "discard":
+        moves = ranked_discards(v, moves, seat)[:CANDIDATES]
+    return flat_search(GAME, v, moves, seat, rng, budget).move
 
 
 LEVELS: dict[str, Level] = {"random": sensible_random, "rules": rules_level, "strong": strong_level}
