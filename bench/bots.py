@@ -114,6 +114,12 @@ def run_pairing(
         out.unfinished += not result.finished
         for _, level, seconds in result.timings:
             out.times.setdefault(level, []).append(seconds)
+        if (g + 1) % 25 == 0:
+            print(
+                f"  {game_type} {high} v {low}: {out.wins}/{out.games} after {time.perf_counter() - started:.0f} s",
+                file=sys.stderr,
+                flush=True,
+            )
     out.seconds = time.perf_counter() - started
     return out
 

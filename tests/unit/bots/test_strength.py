@@ -6,9 +6,13 @@ Seeded games are deterministic (the search runs on an iteration budget), so thes
 
 from __future__ import annotations
 
+import pytest
+
 from services.bots.domain.arena import Bot, play_game
 from services.bots.domain.budget import fixed_budget
 from services.games.engines.base import GameConfig
+
+pytestmark = pytest.mark.slow  # about a minute on an idle 2-core machine, several under load
 
 
 def _wins(game_type: str, config: GameConfig, high: str, low: str, games: int, iterations: int) -> int:
