@@ -203,13 +203,17 @@ def flat_search(
     seat: int,
     rng: random.Random,
     budget: Budget,
+    prior: Move | None = None,
+    margin: float = 0.0,
 ) -> SearchResult:
     """Determinized flat Monte Carlo (PIMC) with common random numbers: each iteration samples one
     state the seat cannot tell from the real one and plays every listed move on it, each followed by
     a playout from the same generator seed, so the moves are compared on the same deal and the same
     luck. The move with the best mean reward wins (ties: the earlier listed move). This is the
     rollout algorithm: with the ``rules`` policy as playout it improves on ``rules`` itself.
-    One iteration costs ``len(moves)`` playouts."""
+    One iteration costs ``len(moves)`` playouts. With a ``prior`` (e.g. the ``rules`` move), another
+    move is played only when its mean beats the prior's by more than ``margin``: a small budget's
+    noise then leaves the heuristic's choice in place instead of replacing it by chance."""
     engine = game.engine
     if len(moves) == 1:
         return SearchResult(moves[0], 0, {})
@@ -231,6 +235,10 @@ def flat_search(
             counts[i] += 1
     means = [t / c if c else -1.0 for t, c in zip(totals, counts, strict=True)]
     best = max(range(len(moves)), key=lambda i: (means[i], -i))
+    if prior is not None and prior in moves:
+        p = moves.index(prior)
+        if counts[p] and means[best] - means[p] <= margin:
+            best = p
     return SearchResult(moves[best], iterations, {move_key(m): counts[i] for i, m in enumerate(moves)})
 
 

@@ -10,9 +10,9 @@
   win as cheaply as possible when an opponent is winning, and throw the cheapest card otherwise.
 - ``strong``: determinized Monte Carlo search (``search.flat_search``: every listed move tried on the
   same sampled deals, the ``rules`` heuristic, randomised a little, as the playout policy), cut off at
-  the end of the deal and scored by the points each side adds (KL-36 to KL-39). ``search.search``
-  (SO-ISMCTS) plays the same game through ``GAME``; at the budgets a live bot has (hundreds of
-  playouts) the flat search with common random numbers beat it against ``rules``.
+  the end of the deal and scored by the points each side adds (KL-36 to KL-39); the ``rules`` move
+  stays unless the search finds another clearly better (``PRIOR_MARGIN``). ``search.search``
+  (SO-ISMCTS) can play the same game through ``GAME``.
 """
 
 from __future__ import annotations
@@ -47,6 +47,7 @@ Move = dict[str, Any]
 Play = tuple[int, int]
 
 ENGINE = KlapperEngine()
+PRIOR_MARGIN = 0.04  # the search overrides the rules move only when it finds it this much better
 PLAYOUT_NOISE = 0.1  # share of playout moves chosen at random, so playouts do not all agree
 # hand-strength threshold per card in hand to accept a trump (about 4.4 for 6 cards)
 THRESHOLD_PER_CARD = 0.73
@@ -299,7 +300,8 @@ GAME = SearchGame(
 def strong_level(
     view: dict[str, Any], moves: list[Move], seat: int, rng: random.Random, budget: Budget
 ) -> Move:
-    return flat_search(GAME, _inner(view), moves, seat, rng, budget).move
+    prior = rules_level(view, moves, seat, rng, budget)
+    return flat_search(GAME, _inner(view), moves, seat, rng, budget, prior=prior, margin=PRIOR_MARGIN).move
 
 
 LEVELS: dict[str, Level] = {"random": uniform_level, "rules": rules_level, "strong": strong_level}
