@@ -9,7 +9,8 @@ its seat's JSON view and legal moves.
 
 Sizes (environment): ``BOT_BENCH_GAMES`` (default 200), ``BOT_BENCH_STRONG_ITERATIONS`` (the strong
 level's search budget in iterations, default per game below; the 1 s time cap also holds),
-``BOT_BENCH_ONLY`` (comma-separated game types). The strong budget here is smaller than a live bot's
+``BOT_BENCH_ONLY`` (comma-separated game types), ``BOT_BENCH_LEVELS`` (only the pairings whose
+higher level is listed, e.g. ``strong``). The strong budget here is smaller than a live bot's
 (1 s per move) so that 200 strong games fit in minutes; the printed table says which budget was used.
 
 Run alone: ``.venv/bin/python -m bench.bots`` (prints a table and the JSON); ``make bench`` runs it too.
@@ -128,6 +129,7 @@ def main() -> dict[str, Any]:
     games = int(os.environ.get("BOT_BENCH_GAMES", "200"))
     only = {g for g in os.environ.get("BOT_BENCH_ONLY", "").split(",") if g}
     override = os.environ.get("BOT_BENCH_STRONG_ITERATIONS")
+    levels = {x for x in os.environ.get("BOT_BENCH_LEVELS", "").split(",") if x}
     load_before = os.getloadavg()
     report: dict[str, Any] = {"games_per_pairing": games, "results": []}
     for game_type, bench in GAMES.items():
@@ -135,6 +137,8 @@ def main() -> dict[str, Any]:
             continue
         iterations = int(override) if override else bench.strong_iterations
         for high, low in bench.pairings:
+            if levels and high not in levels:
+                continue
             pairing = run_pairing(game_type, bench, high, low, games, iterations)
             row = pairing.as_dict() | {
                 "config": {"num_players": bench.config.num_players, "options": dict(bench.config.options)},
