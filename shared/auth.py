@@ -15,6 +15,7 @@ from psycopg import sql
 from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool
 
+from shared.bots import bot_display_name, bot_player_id, bot_token
 from shared.eventstore.model import OutboxMessage
 from shared.messages import outbox_for
 
@@ -72,8 +73,12 @@ def clean_display_name(value: str) -> str:
     return name
 
 
-def _name_message(kind: str, player_id: str, name: str, version: int) -> list[OutboxMessage]:
-    body = {"player_id": player_id, "display_name": name, "name_version": version}
+def _name_message(
+    kind: str, player_id: str, name: str, version: int, bot_level: str | None = None
+) -> list[OutboxMessage]:
+    body: dict[str, Any] = {"player_id": player_id, "display_name": name, "name_version": version}
+    if bot_level is not None:
+        body["bot_level"] = bot_level  # a bot account (shared/bots.py); absent for humans
     return outbox_for(kind, f"{player_id}:name:{version}", body)
 
 
@@ -117,12 +122,12 @@ class PlayerDirectory:
         with self._pool.connection() as conn, conn.transaction():
             row = conn.execute(
                 "UPDATE identity.players SET display_name = %s, name_version = name_version + 1"
-                " WHERE id = %s RETURNING name_version",
+                " WHERE id = %s RETURNING name_version, bot_level",
                 (name, player_id),
             ).fetchone()
             if row is None:
                 return None
-            _write_outbox(conn, _name_message("PlayerRenamed", player_id, name, int(row[0])))
+            _write_outbox(conn, _name_message("PlayerRenamed", player_id, name, int(row[0]), row[1]))
         return self.get(player_id)
 
     def issue_token(self, player_id: str) -> str:
@@ -159,11 +164,74 @@ class PlayerDirectory:
             return None
         with self._pool.connection() as conn:
             row = conn.execute(
-                "SELECT id, display_name, created_at FROM identity.players WHERE id = %s", (player_id,)
+                "SELECT id, display_name, created_at, bot_level FROM identity.players WHERE id = %s",
+                (player_id,),
             ).fetchone()
         if not row:
             return None
-        return {"id": str(row[0]), "display_name": row[1], "created_at": row[2].isoformat()}
+        return {
+            "id": str(row[0]),
+            "display_name": row[1],
+            "created_at": row[2].isoformat(),
+            "bot": {"level": row[3]} if row[3] else None,
+        }
+
+    # ------------------------------------------------------------------ bot accounts (shared/bots.py)
+    def ensure_bot(self, level: str, number: int, secret: str) -> str:
+        """The id of bot account ``level``/``number``, registered (with PlayerRegistered) on first use;
+        its token for ``secret`` is (re)recorded by hash, so a new ``BOTS_SECRET`` takes effect."""
+        player_id = bot_player_id(level, number)
+        name = bot_display_name(level, number)
+        with self._pool.connection() as conn, conn.transaction():
+            inserted = conn.execute(
+                "INSERT INTO identity.players (id, display_name, name_version, bot_level, bot_number)"
+                " VALUES (%s, %s, 1, %s, %s) ON CONFLICT DO NOTHING RETURNING 1",
+                (player_id, name, level, number),
+            ).fetchone()
+            if inserted:
+                _write_outbox(conn, _name_message("PlayerRegistered", player_id, name, 1, level))
+            self._record_bot_token(conn, player_id, secret)
+        return player_id
+
+    @staticmethod
+    def _record_bot_token(conn: psycopg.Connection[Any], player_id: str, secret: str) -> None:
+        token_hash = hash_token(bot_token(secret, player_id))
+        conn.execute(
+            "INSERT INTO identity.tokens (token_hash, player_id) VALUES (%s, %s) ON CONFLICT DO NOTHING",
+            (token_hash, player_id),
+        )
+        # tokens of an earlier BOTS_SECRET stop working
+        conn.execute(
+            "UPDATE identity.tokens SET revoked_at = now()"
+            " WHERE player_id = %s AND token_hash <> %s AND revoked_at IS NULL",
+            (player_id, token_hash),
+        )
+
+    def refresh_bot_tokens(self, secret: str) -> int:
+        """Record every bot account's token for ``secret`` (at start-up); how many bots there are."""
+        with self._pool.connection() as conn, conn.transaction():
+            ids = [
+                str(r[0])
+                for r in conn.execute(
+                    "SELECT id FROM identity.players WHERE bot_level IS NOT NULL"
+                ).fetchall()
+            ]
+            for player_id in ids:
+                self._record_bot_token(conn, player_id, secret)
+        return len(ids)
+
+    def bot_levels(self, player_ids: list[str | None]) -> dict[str, str]:
+        """player id -> bot level, for those of ``player_ids`` that are bots."""
+        ids = sorted({p for p in player_ids if p})
+        if not ids:
+            return {}
+        with self._pool.connection() as conn:
+            rows = conn.execute(
+                "SELECT id::text, bot_level FROM identity.players"
+                " WHERE id::text = ANY(%s) AND bot_level IS NOT NULL",
+                (ids,),
+            ).fetchall()
+        return {r[0]: r[1] for r in rows}
 
 
 def authenticate(authorization: str | None, admin_token: str | None, directory: PlayerDirectory) -> Identity:

@@ -9,7 +9,7 @@ from typing import Any
 
 from shared.eventstore.model import OutboxMessage
 
-QUEUES = ("games", "matchmaking", "questions", "ratings")
+QUEUES = ("games", "matchmaking", "questions", "ratings", "bots")
 
 # event type -> (queue, job function) of every consumer
 ROUTES: dict[str, tuple[tuple[str, str], ...]] = {
@@ -26,6 +26,8 @@ ROUTES: dict[str, tuple[tuple[str, str], ...]] = {
     "GameCreatedForTable": (("matchmaking", "services.matchmaking.entrypoints.jobs.handle_message"),),
     "QuestionRequested": (("questions", "services.questions.entrypoints.jobs.handle_message"),),
     "QuestionDrawn": (("games", "services.games.entrypoints.jobs.handle_message"),),
+    # a bot seat is to move (games -> the bots worker, which plays it through the public API)
+    "BotTurnStarted": (("bots", "services.bots.entrypoints.jobs.handle_message"),),
     # identity (games service): names shown next to player ids in leaderboards, charts and standings
     "PlayerRegistered": (
         ("ratings", "services.ratings.entrypoints.jobs.handle_message"),

@@ -12,9 +12,10 @@ from services.games.adapters.postgres import SCHEMA, UnitOfWork
 from services.games.engines.registry import Registry, default_registry
 from services.games.entrypoints.http import BLUEPRINTS
 from services.games.entrypoints.view_docs import attach_examples, register_view_components
-from services.games.service_layer.handlers import GamesService
+from services.games.service_layer.handlers import BotAccounts, GamesService
 from services.games.service_layer.players import PlayersService
 from shared.auth import PlayerDirectory
+from shared.bots import bots_secret
 from shared.config import Settings
 from shared.service_kit import Infrastructure
 from shared.web.app import create_service_app
@@ -27,9 +28,23 @@ Authenticate with `Authorization: Bearer <token>` (from `POST /v1/players`). Err
 `application/problem+json` (RFC 9457); an illegal move carries the rules spec id in `rule`."""
 
 
+def bot_accounts(directory: PlayerDirectory) -> BotAccounts | None:
+    """Bot accounts under ``BOTS_SECRET`` (their tokens recorded for it now), or None when it is unset."""
+    secret = bots_secret()
+    if secret is None:
+        return None
+    directory.refresh_bot_tokens(secret)
+    return lambda level, number: directory.ensure_bot(level, number, secret)
+
+
 def build_service(infra: Infrastructure, registry: Registry | None = None) -> GamesService:
     notifier = RedisNotifier(infra.redis)
-    return GamesService(registry or default_registry(), UnitOfWork(infra.pool), notifier.publish)
+    return GamesService(
+        registry or default_registry(),
+        UnitOfWork(infra.pool),
+        notifier.publish,
+        bot_accounts=bot_accounts(PlayerDirectory(infra.pool)),
+    )
 
 
 def create_app(settings: Settings | None = None, registry: Registry | None = None) -> Flask:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from flask import Flask
@@ -10,6 +11,7 @@ from services.matchmaking.adapters.http_clients import HttpGames, HttpRatings
 from services.matchmaking.adapters.notifications import RedisTicketNotifier
 from services.matchmaking.adapters.ports import GamesPort, RatingsPort
 from services.matchmaking.adapters.postgres import SCHEMA, UnitOfWork
+from services.matchmaking.domain.matching import MatchPolicy
 from services.matchmaking.entrypoints.http import BLUEPRINTS
 from services.matchmaking.service_layer.handlers import MatchmakingService
 from shared.auth import PlayerDirectory
@@ -38,8 +40,13 @@ def build_service(
 ) -> MatchmakingService:
     notifier = RedisTicketNotifier(infra.redis)
     return MatchmakingService(
-        UnitOfWork(infra.pool, notifier.publish), ratings or HttpRatings(), games or HttpGames()
+        UnitOfWork(infra.pool, notifier.publish), ratings or HttpRatings(), games or HttpGames(), policy_from_env()
     )
+
+
+def policy_from_env() -> MatchPolicy:
+    """``MATCHMAKING_BOT_FILL_AFTER``: seconds a ticket with ``allow_bots`` waits before bots fill its table."""
+    return MatchPolicy(bot_fill_after=float(os.environ.get("MATCHMAKING_BOT_FILL_AFTER") or 30.0))
 
 
 def create_app(

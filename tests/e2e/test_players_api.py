@@ -51,8 +51,8 @@ def test_rename_changes_the_name_everywhere_in_the_games_service(games_url: str,
     assert r.json()["display_name"] == "Anneke van Dijk"
     view = clients[1].get(f"/v1/games/{game_id}").json()
     assert view["seats"] == [
-        {"seat": 0, "player_id": clients[0].player_id, "display_name": "Anneke van Dijk"},
-        {"seat": 1, "player_id": clients[1].player_id, "display_name": "p1"},
+        {"seat": 0, "player_id": clients[0].player_id, "display_name": "Anneke van Dijk", "bot": None},
+        {"seat": 1, "player_id": clients[1].player_id, "display_name": "p1", "bot": None},
     ]
     listed = clients[1].get(f"/v1/games?player={clients[0].player_id}").json()["items"][0]
     assert listed["seats"] == view["seats"]  # the list item has the detail's shape (issue 15.3)

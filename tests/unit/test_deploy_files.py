@@ -22,6 +22,8 @@ def test_compose_runs_every_service_worker_relay_and_proxy() -> None:
         assert str(SERVICE_PORTS[name]) in services[name]["command"]
         assert services[f"worker-{name}"]["command"] == ["speltafel", "worker", name]
     assert services["relay"]["command"] == ["speltafel", "relay"]
+    assert services["worker-bots"]["command"] == ["speltafel", "worker", "bots"]
+    assert compose["x-app"]["environment"]["BOTS_SECRET"]
     assert {"postgres", "redis", "proxy", "migrate"} <= set(services)
     nginx = (ROOT / "deploy" / "nginx.conf").read_text()
     for name in SERVICES:
@@ -35,9 +37,10 @@ def test_kubernetes_manifests_scale_every_role_against_external_backends() -> No
         assert ("Deployment", name) in kinds and ("Service", name) in kinds
         assert ("Deployment", f"workers-{name}") in kinds
     assert ("Deployment", "outbox-relay") in kinds and ("Ingress", "speltafel") in kinds
+    assert ("Deployment", "workers-bots") in kinds
     assert ("Job", "speltafel-migrate") in kinds
     secret = next(d for d in docs if d["kind"] == "Secret")
-    assert {"DATABASE_URL", "REDIS_URL", "ADMIN_TOKEN"} <= set(secret["stringData"])
+    assert {"DATABASE_URL", "REDIS_URL", "ADMIN_TOKEN", "BOTS_SECRET"} <= set(secret["stringData"])
 
 
 def _aof_everysec(args: list[str]) -> bool:

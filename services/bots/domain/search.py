@@ -13,6 +13,9 @@ by every seat. Each iteration
    a move cap;
 4. scores the end state for every seat in [0, 1] and adds each seat's reward to the edges it chose.
 
+``flat_search`` is the cheaper sibling for small budgets: determinized flat Monte Carlo over the root
+moves with common random numbers (every move is tried on the same sample and the same playout luck).
+
 Chance met on the way (a shuffle, dice) is drawn from the search's own ``rng`` and folded as the same
 ``ChanceResolved`` event the host would record. Pure: the generator and the clock (``budget.now``)
 come in as arguments, and with an iteration budget the same seed gives the same move.
@@ -49,6 +52,8 @@ class SearchGame:
     playout: Policy | None = None
     max_playout_moves: int = 400
     exploration: float = 0.7
+    # tree depth in moves (any seat's): 1 is flat UCB over the root moves, with playouts below
+    max_depth: int = 64
 
 
 def move_key(move: Mapping[str, Any]) -> str:
@@ -143,7 +148,7 @@ def _iterate(
     node = root
     path: list[Node] = []
     expanded = False
-    while not expanded:
+    while not expanded and len(path) < game.max_depth:
         state = settle(engine, state, rng)
         if engine.outcome(state) is not None or (path and game.cutoff(sample, state)):
             break
@@ -189,6 +194,52 @@ def _iterate(
     for edge in path:
         edge.visits += 1
         edge.reward += rewards[edge.mover]
+
+
+def flat_search(
+    game: SearchGame,
+    view: Mapping[str, Any],
+    moves: list[Move],
+    seat: int,
+    rng: random.Random,
+    budget: Budget,
+    prior: Move | None = None,
+    margin: float = 0.0,
+) -> SearchResult:
+    """Determinized flat Monte Carlo (PIMC) with common random numbers: each iteration samples one
+    state the seat cannot tell from the real one and plays every listed move on it, each followed by
+    a playout from the same generator seed, so the moves are compared on the same deal and the same
+    luck. The move with the best mean reward wins (ties: the earlier listed move). This is the
+    rollout algorithm: with the ``rules`` policy as playout it improves on ``rules`` itself.
+    One iteration costs ``len(moves)`` playouts. With a ``prior`` (e.g. the ``rules`` move), another
+    move is played only when its mean beats the prior's by more than ``margin``: a small budget's
+    noise then leaves the heuristic's choice in place instead of replacing it by chance."""
+    engine = game.engine
+    if len(moves) == 1:
+        return SearchResult(moves[0], 0, {})
+    totals = [0.0] * len(moves)
+    counts = [0] * len(moves)
+    started = budget.start()
+    iterations = 0
+    while not budget.exhausted(started, iterations):
+        iterations += 1
+        sample = engine.determinize(view, seat, rng)
+        seed = rng.getrandbits(64)
+        legal = {move_key(m) for m in engine.legal_moves(sample, seat)}
+        for i, move in enumerate(moves):
+            if move_key(move) not in legal:
+                continue
+            luck = random.Random(seed)
+            end = _playout(game, sample, play(engine, sample, seat, move), luck)
+            totals[i] += game.evaluate(sample, end)[seat]
+            counts[i] += 1
+    means = [t / c if c else -1.0 for t, c in zip(totals, counts, strict=True)]
+    best = max(range(len(moves)), key=lambda i: (means[i], -i))
+    if prior is not None and prior in moves:
+        p = moves.index(prior)
+        if counts[p] and means[best] - means[p] <= margin:
+            best = p
+    return SearchResult(moves[best], iterations, {move_key(m): counts[i] for i, m in enumerate(moves)})
 
 
 def _playout(game: SearchGame, sample: State, state: State, rng: random.Random) -> State:

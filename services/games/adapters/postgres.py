@@ -185,6 +185,23 @@ class GamesRepository:
         ).fetchall()
         return {r[0]: r[1] for r in rows}
 
+    def seat_players(self, player_ids: Sequence[str | None]) -> dict[str, tuple[str, str | None]]:
+        """player id -> (display name, bot level or None) of those that are registered."""
+        ids = sorted({p for p in player_ids if p})
+        if not ids:
+            return {}
+        rows = self.conn.execute(
+            "SELECT id::text, display_name, bot_level FROM identity.players WHERE id::text = ANY(%s)", (ids,)
+        ).fetchall()
+        return {r[0]: (r[1], r[2]) for r in rows}
+
+    def creator(self, game_id: str) -> str | None:
+        """Who created the table: the actor of its first event (a player id, or ``admin``)."""
+        row = self.conn.execute(
+            "SELECT metadata->>'actor' FROM games.events WHERE stream_id = %s AND version = 1", (game_id,)
+        ).fetchone()
+        return row[0] if row else None
+
     def games_played(self, player_id: str) -> dict[str, int]:
         """Finished games per game type in which the player had a seat."""
         rows = self.conn.execute(

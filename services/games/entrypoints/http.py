@@ -16,6 +16,7 @@ from services.games.service_layer.errors import IdempotencyInFlight, InvalidRequ
 from services.games.service_layer.handlers import GamesService
 from services.games.service_layer.players import PlayersService
 from shared.auth import bearer_token
+from shared.bots import BOT_PLAYER_IDS
 from shared.web.identity import player_key, request_identity
 from shared.web.problems import ApiProblem, problem_type
 from shared.web.ratelimit import rate_limited
@@ -146,12 +147,38 @@ def join_game(body: dict[str, Any], game_id: str) -> dict[str, Any]:
     return service().join(identity(), game_id, body.get("seat"), body.get("client_seed"))
 
 
+@games.route("/<game_id>/seats/<int:seat>/bot", methods=["POST"])
+@games.arguments(s.SeatBotBody)
+@games.response(200, s.GameSchema)
+@games.alt_response(401, description="no or an unknown bearer token")
+@games.alt_response(403, description="not the table's creator nor an admin (`not_creator`)")
+@games.alt_response(404, description="no such game or seat")
+@games.alt_response(
+    409, description="the seat is taken (`seat_taken`) or the game has started (`game_not_open`)"
+)
+@games.alt_response(422, description="an unknown level")
+@games.alt_response(503, description="bots are not configured (BOTS_SECRET unset)")
+@games.doc(security=AUTH)
+def seat_bot(body: dict[str, Any], game_id: str, seat: int) -> dict[str, Any]:
+    """Put a bot in an open seat (the table's creator or an admin). The bot is a player account of its
+    level (`seats[].bot`); the bots worker plays its moves through this API with the bot's own token."""
+    return service().seat_bot(identity(), game_id, seat, body["level"])
+
+
 @games.route("/<game_id>/legal-moves")
 @games.response(200, s.LegalMoves)
 @games.doc(security=AUTH)
 def legal_moves(game_id: str) -> dict[str, Any]:
     """The caller's legal moves now; spectators get an empty list."""
     return service().legal_moves(game_id, identity())
+
+
+def move_key() -> str | None:
+    """Moves are limited per player; a bot account (which plays many games at once) per player and game."""
+    who = player_key()
+    if who is not None and who.removeprefix("player:") in BOT_PLAYER_IDS:
+        return f"{who}:game:{(request.view_args or {}).get('game_id')}"
+    return who
 
 
 @games.route("/<game_id>/moves", methods=["POST"])
@@ -178,7 +205,7 @@ def legal_moves(game_id: str) -> dict[str, Any]:
 )
 @games.alt_response(422, description="illegal move: `rule` is the spec's rule id")
 @games.doc(security=AUTH, parameters=[IDEMPOTENCY_HEADER])
-@rate_limited(games, "moves", player_key)
+@rate_limited(games, "moves", move_key)
 def post_move(body: dict[str, Any], game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
     """Make a move. Returns the new version and the new events as the caller may see them."""
     key = request.headers.get("Idempotency-Key")

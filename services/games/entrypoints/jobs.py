@@ -57,13 +57,15 @@ def handle_message(message: dict[str, Any]) -> None:
 
 def create_game(body: dict[str, Any]) -> None:
     game_id = str(uuid.uuid5(_NAMESPACE, str(body["request_id"])))
-    request = {"game_type": body["game_type"], "options": body.get("options") or {}, "seats": body["seats"]}
+    service = _service()
+    seats = service.bot_seats(list(body["seats"]), list(body.get("bots") or []))  # matchmaking's bot fill
+    request = {"game_type": body["game_type"], "options": body.get("options") or {}, "seats": seats}
     reply = (
         "GameCreatedForTable",
         f"game-for:{body['request_id']}",
         {"request_id": body["request_id"], "seats": body["seats"]},
     )
     try:
-        _service().create_game(Identity(admin=True), request, game_id=game_id, reply=reply)
+        service.create_game(Identity(admin=True), request, game_id=game_id, reply=reply)
     except psycopg.errors.UniqueViolation:
         log.info("game %s for request %s exists already", game_id, body["request_id"])

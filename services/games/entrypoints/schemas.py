@@ -7,6 +7,7 @@ from marshmallow import validate
 
 from services.games.engines.registry import BUILTIN
 from shared.auth import DISPLAY_NAME_MAX, InvalidDisplayName, clean_display_name
+from shared.bots import BOT_LEVELS
 from shared.web.bounds import bounded
 
 STATUSES = ("open", "running", "finished", "aborted")
@@ -38,6 +39,20 @@ def display_name_field() -> ma.fields.String:
     )
 
 
+class BotSchema(ma.Schema):
+    level = ma.fields.String(
+        metadata={"enum": list(BOT_LEVELS), "example": "rules", "description": "the bot's playing level"}
+    )
+
+
+def bot_field() -> ma.fields.Nested:
+    return ma.fields.Nested(
+        BotSchema,
+        allow_none=True,
+        metadata={"description": "a computer player: its level; null for a person", "example": None},
+    )
+
+
 class PlayerCreate(Strict):
     display_name = display_name_field()
 
@@ -63,6 +78,7 @@ class PlayerProfile(ma.Schema):
         metadata={"description": "finished games per game type", "example": {"klapper": 3, "hoppaa": 1}},
     )
     games_played_total = ma.fields.Integer(metadata={"example": 4})
+    bot = bot_field()
 
 
 class TokenIssued(ma.Schema):
@@ -100,6 +116,19 @@ class SeatSchema(ma.Schema):
     seat = ma.fields.Integer()
     player_id = ma.fields.String(allow_none=True)
     display_name = ma.fields.String(allow_none=True, metadata={"example": "Anneke"})
+    bot = bot_field()
+
+
+class SeatBotBody(Strict):
+    level = ma.fields.String(
+        required=True,
+        validate=validate.OneOf(BOT_LEVELS),
+        metadata={
+            "example": "rules",
+            "description": "random: a uniformly random legal move; rules: a heuristic from the rules spec; "
+            "strong: a search (ISMCTS) within the think budget",
+        },
+    )
 
 
 class GameSummarySchema(ma.Schema):

@@ -47,7 +47,9 @@ from services.games.service_layer.errors import (
     Unauthorized,
 )
 from shared.auth import Identity
+from shared.bots import BOT_LEVELS, MAX_BOTS_PER_LEVEL, bot_player_id
 from shared.canonical import canonical_json
+from shared.errors import Unavailable
 from shared.eventstore.model import ConcurrencyConflict, NewEvent, Snapshot
 from shared.fairness import CLIENT_SEED_PATTERN, SCHEME, commitment
 from shared.messages import outbox_for
@@ -58,6 +60,8 @@ SNAPSHOT_EVERY = 200
 SNAPSHOT_KIND = "table-v1"
 
 Publisher = Callable[[str, int], None]
+# (level, number) -> the bot account's player id, registered on first use (PlayerDirectory.ensure_bot)
+BotAccounts = Callable[[str, int], str]
 
 
 @dataclass
@@ -82,8 +86,10 @@ class GamesService:
         publish: Publisher | None = None,
         cache: TableCache | None = None,
         idempotency_wait: float = 10.0,
+        bot_accounts: BotAccounts | None = None,
     ) -> None:
         self.registry = registry
+        self.bot_accounts = bot_accounts  # None: BOTS_SECRET unset, no bot can be seated
         self.uow = uow
         self.idempotency_wait = idempotency_wait  # seconds a retry waits for a running same-key request
         self.publish = publish or (lambda game_id, version: None)
@@ -221,9 +227,8 @@ class GamesService:
 
     def _seats_with_names(self, seats: list[str | None]) -> list[dict[str, Any]]:
         with self.uow.read() as repo:
-            names = repo.display_names(seats)
-        return [{"seat": i, "player_id": p, "display_name": names.get(p) if p else None}
-                for i, p in enumerate(seats)]
+            players = repo.seat_players(seats)
+        return _seat_items(seats, players)
 
     def legal_moves(self, game_id: str, identity: Identity) -> dict[str, Any]:
         table = self._read_table(game_id)
@@ -297,13 +302,12 @@ class GamesService:
     ) -> dict[str, Any]:
         with self.uow.read() as repo:
             rows, total = repo.list_games(player, status, game_type, limit, offset)
-            names = repo.display_names([p for row in rows for p in row["seats"]])
+            players = repo.seat_players([p for row in rows for p in row["seats"]])
         # the same shape as GET /v1/games/{id} without the caller's view (GameSummarySchema)
         keys = ("id", "game_type", "options", "num_players", "status", "version", "to_move", "outcome")
         items = [
             {k: row[k] for k in keys}
-            | {"seats": [{"seat": i, "player_id": p, "display_name": names.get(p) if p else None}
-                         for i, p in enumerate(row["seats"])]}
+            | {"seats": _seat_items(row["seats"], players)}
             for row in rows
         ]
         return {"items": items, "total": total, "limit": limit, "offset": offset}
@@ -435,6 +439,78 @@ class GamesService:
             committed = self._commit(repo, engine, table, events, identity)
         self._after_commit(committed)
         return self._describe(committed.table, identity)
+
+    def seat_bot(self, identity: Identity, game_id: str, seat: int, level: str) -> dict[str, Any]:
+        """Put a bot of ``level`` in open seat ``seat``: the table's creator or an admin."""
+        if identity.anonymous:
+            raise Unauthorized("seating a bot needs the table creator's or the admin token")
+        if level not in BOT_LEVELS:
+            raise InvalidRequest(f"level must be one of {', '.join(BOT_LEVELS)}", field="level")
+        game_id = _valid_id(game_id)
+        with self.uow.read() as repo:
+            table = self.load(repo, game_id)
+            creator = repo.creator(game_id)
+        if not identity.admin and identity.player_id != creator:
+            raise Forbidden("only the table's creator or an admin may seat a bot", code="not_creator")
+        self._check_open_seat(table, seat)
+        if self.bot_accounts is None:
+            raise Unavailable("bots are not configured on this server (BOTS_SECRET is unset)", field="level")
+        number = next(k for k in range(1, MAX_BOTS_PER_LEVEL + 1) if bot_player_id(level, k) not in table.seats)
+        player_id = self.bot_accounts(level, number)
+        with self.uow.begin() as repo:
+            table = self.load(repo, game_id)
+            engine = self.registry.get(table.game_type)
+            self._check_open_seat(table, seat)
+            if player_id in table.seats:
+                raise Conflict("that bot took a seat here meanwhile; retry", code="seat_taken", field="seat")
+            events = self._seat_events(engine, repo, table, seat, player_id, None)
+            committed = self._commit(repo, engine, table, events, identity)
+        self._after_commit(committed)
+        return self._describe(committed.table, identity)
+
+    @staticmethod
+    def _check_open_seat(table: Table, seat: int) -> None:
+        if table.status != "open":
+            raise Conflict(f"the game is {table.status}; no seat is open", code="game_not_open")
+        if not 0 <= seat < table.num_players:
+            raise NotFound(f"the table has seats 0-{table.num_players - 1}", field="seat")
+        if table.seats[seat] is not None:
+            open_seats = [i for i, p in enumerate(table.seats) if p is None]
+            raise Conflict(f"seat {seat} is not open (open: {open_seats})", code="seat_taken", field="seat")
+
+    def _seat_events(
+        self,
+        engine: Engine[Any],
+        repo: GamesRepository,
+        table: Table,
+        seat: int,
+        player_id: str,
+        client_seed: str | None,
+    ) -> list[Pending]:
+        joined = Pending("PlayerJoined", {"seat": seat, "player_id": player_id, "client_seed": client_seed})
+        events = [joined]
+        scratch = table.clone()
+        scratch.apply(engine, joined.type, joined.payload)
+        if all(p is not None for p in scratch.seats):
+            events += self._start_events(engine, scratch, repo.server_seed(table.game_id))
+        return events
+
+    def bot_seats(self, seats: list[str | None], bots: list[dict[str, Any]]) -> list[str | None]:
+        """``seats`` with bot accounts in the seats ``bots`` names (``[{seat, level}]``; matchmaking's
+        bot fill): each level's lowest-numbered accounts, none twice."""
+        out = list(seats)
+        used: dict[str, int] = {}
+        for item in bots:
+            level, seat = str(item.get("level") or "rules"), int(item["seat"])
+            if level not in BOT_LEVELS:
+                raise InvalidRequest(f"level must be one of {', '.join(BOT_LEVELS)}", field="bots.level")
+            if not 0 <= seat < len(out) or out[seat] is not None:
+                raise InvalidRequest(f"seat {seat} is not an open seat", field="bots.seat")
+            if self.bot_accounts is None:
+                raise Unavailable("bots are not configured on this server (BOTS_SECRET is unset)")
+            used[level] = used.get(level, 0) + 1
+            out[seat] = self.bot_accounts(level, used[level])
+        return out
 
     def make_move(
         self,
@@ -636,6 +712,7 @@ class GamesService:
                 per_viewer.setdefault(viewer, []).append(redacted)
         actor = identity.player_id or ("admin" if identity.admin else None)
         outbox = self._external_requests(engine, table, new) + list(extra_outbox or [])
+        outbox += self._bot_turns(repo, engine, new)
         for pending in events:
             if pending.type in {"GameFinished", "GameAborted"}:
                 body = {"game_id": table.game_id, **pending.payload}
@@ -663,6 +740,33 @@ class GamesService:
             ) from None
         new.head_hash = stored[-1].hash
         return Committed(new, expected, per_viewer, [e.metadata.get("recorded_at") for e in stored])
+
+    @staticmethod
+    def _bot_turns(repo: GamesRepository, engine: Engine[Any], new: Table) -> list[Any]:
+        """``BotTurnStarted`` for every bot seat the new version waits for (to the bots worker): after a
+        move, the start, a chance or an external answer alike, since they all commit here."""
+        if new.progress is None or new.status != "running":
+            return []
+        seats = engine.to_move(new.progress.state)
+        if not seats:
+            return []
+        players = repo.seat_players([new.seats[s] for s in seats])
+        rows: list[Any] = []
+        for seat in seats:
+            player_id = new.seats[seat]
+            level = players.get(player_id, ("", None))[1] if player_id else None
+            if level is None:
+                continue
+            body = {
+                "game_id": new.game_id,
+                "game_type": new.game_type,
+                "version": new.version,
+                "seat": seat,
+                "player_id": player_id,
+                "level": level,
+            }
+            rows += outbox_for("BotTurnStarted", f"{new.game_id}:bot-turn:{new.version}:{seat}", body)
+        return rows
 
     @staticmethod
     def _external_requests(engine: Engine[Any], old: Table, new: Table) -> list[Any]:
@@ -722,6 +826,15 @@ class GamesService:
             self.publish(table.game_id, table.version)
         except Exception as exc:
             log.warning("publish failed: %s", exc)
+
+
+def _seat_items(seats: list[str | None], players: dict[str, tuple[str, str | None]]) -> list[dict[str, Any]]:
+    """The seats as every answer shows them: ``bot`` is ``{"level": ...}`` for a bot, else null."""
+    items = []
+    for i, p in enumerate(seats):
+        name, level = players.get(p, (None, None)) if p else (None, None)
+        items.append({"seat": i, "player_id": p, "display_name": name, "bot": {"level": level} if level else None})
+    return items
 
 
 def _redact(

@@ -21,7 +21,7 @@ _MATCH_LOCK = 7_415_925_101  # one matching run at a time
 
 TICKET_COLUMNS = (
     "id, player_id, game_type, options, player_counts, mode, pool, mu, sigma, rating_source, status,"
-    " table_id, seat, team, game_id, created_at, updated_at"
+    " table_id, seat, team, game_id, created_at, updated_at, allow_bots, bot_level"
 )
 TABLE_COLUMNS = (
     "request_id, kind, game_type, options, size, seats, teams, reason, invite_code, league_id, created_by,"
@@ -61,10 +61,11 @@ class MatchmakingRepository:
     def insert_ticket(self, t: dict[str, Any]) -> None:
         self.conn.execute(
             "INSERT INTO matchmaking.tickets (id, player_id, game_type, options, player_counts, mode, pool, mu,"
-            " sigma, rating_source, status, table_id, seat) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s,"
-            " %s, %s, %s)",
+            " sigma, rating_source, status, table_id, seat, allow_bots, bot_level) VALUES (%s, %s, %s, %s, %s,"
+            " %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
             (t["id"], t["player_id"], t["game_type"], Jsonb(t["options"]), Jsonb(t["player_counts"]), t["mode"],
-             t["pool"], t["mu"], t["sigma"], t["rating_source"], t["status"], t.get("table_id"), t.get("seat")),
+             t["pool"], t["mu"], t["sigma"], t["rating_source"], t["status"], t.get("table_id"), t.get("seat"),
+             bool(t.get("allow_bots")), t.get("bot_level") or "rules"),
         )
 
     def ticket(self, ticket_id: str, lock: bool = False) -> dict[str, Any] | None:

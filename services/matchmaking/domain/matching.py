@@ -53,6 +53,8 @@ class Ticket:
     mode: str
     created_at: float  # seconds (any epoch; only differences to ``now`` matter)
     rating: Rating = field(default_factory=Rating)
+    allow_bots: bool = False  # after ``MatchPolicy.bot_fill_after`` the table may be filled with bots
+    bot_level: str = "rules"
 
     @property
     def pool_key(self) -> tuple[str, str, str]:
@@ -65,6 +67,7 @@ class MatchPolicy:
     widen_per_second: float = 0.1
     max_gap: float = 20.0
     anyone_after: float = 300.0
+    bot_fill_after: float = 30.0  # seconds a ticket that allows bots waits before bots fill its table
 
     def gap(self, waited: float) -> float:
         if waited >= self.anyone_after:
@@ -83,10 +86,12 @@ class TableProposal:
     teams: tuple[tuple[int, ...], ...] | None
     spread: float
     reason: str
+    bots: tuple[tuple[int, str], ...] = ()  # (seat, level) of the seats bots fill, after the tickets' seats
 
     @property
-    def seats(self) -> list[str]:
-        return [t.player_id for t in self.tickets]
+    def seats(self) -> list[str | None]:
+        """Player ids per seat; None where a bot sits (the games service seats a bot account there)."""
+        return [t.player_id for t in self.tickets] + [None] * len(self.bots)
 
 
 def options_key(options: Mapping[str, Any]) -> str:
@@ -102,6 +107,47 @@ def pool_for(game_type: str, num_players: int, mode: str) -> str:
             return f"klapper/{num_players}"
         return f"klapper/{num_players}/solo"
     return f"{game_type}/team" if mode == TEAM else game_type
+
+
+# ---------------------------------------------------------------------------------- bot fill
+def bot_tables(tickets: Iterable[Ticket], now: float, policy: MatchPolicy, taken: set[str]) -> list[TableProposal]:
+    """Tables filled with bots: every solo ticket that allows bots and has waited ``bot_fill_after``
+    seconds (oldest first, not in ``taken``) gets a table with as many other waiting bot-allowing tickets
+    of its pool as fit (any rating, any wait: they chose to play with bots), and bots of the anchor's
+    level in the remaining seats. Of the anchor's table sizes the one seating the most people wins, the
+    smaller on a tie (fewer bots)."""
+    waiting = sorted(
+        (t for t in tickets if t.allow_bots and t.mode == SOLO and t.id not in taken),
+        key=lambda t: (t.created_at, t.id),
+    )
+    used: set[str] = set()
+    out: list[TableProposal] = []
+    for anchor in waiting:
+        if anchor.id in used or now - anchor.created_at < policy.bot_fill_after:
+            continue
+        mates: list[Ticket] = []
+        players = {anchor.player_id}
+        for t in waiting:
+            if t.id in used or t.id == anchor.id or t.pool_key != anchor.pool_key or t.player_id in players:
+                continue
+            mates.append(t)
+            players.add(t.player_id)
+        best: tuple[int, int, list[Ticket]] | None = None
+        for n in sorted(set(anchor.player_counts)):
+            humans = [anchor, *[m for m in mates if n in m.player_counts][: n - 1]]
+            if best is None or len(humans) > best[0]:
+                best = (len(humans), n, humans)
+        if best is None:
+            continue
+        _, n, humans = best
+        used.update(t.id for t in humans)
+        bots = tuple((seat, anchor.bot_level) for seat in range(len(humans), n))
+        reason = (
+            f"{len(humans)} tickets for {anchor.game_type} ({anchor.mode}) and {len(bots)} {anchor.bot_level}"
+            f" bots; longest wait {max(0.0, now - anchor.created_at):.0f}s"
+        )
+        out.append(TableProposal(anchor.game_type, anchor.options, anchor.mode, tuple(humans), None, 0.0, reason, bots))
+    return out
 
 
 # ---------------------------------------------------------------------------------- teams

@@ -5,6 +5,7 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import validate
 
+from shared.bots import BOT_LEVELS
 from shared.web.bounds import bounded
 
 TICKET_STATUSES = ("waiting", "matched", "ready", "finished", "aborted", "cancelled")
@@ -29,6 +30,11 @@ class TicketCreate(Strict):
     mode = ma.fields.String(load_default="solo", validate=validate.OneOf(("solo", "team")),
                             metadata={"example": "solo", "description": "solo: free-for-all; team: the table is"
                                       " split into two teams balanced by predicted win probability"})
+    allow_bots = ma.fields.Boolean(load_default=False, metadata={
+        "example": True, "description": "solo tickets: after MATCHMAKING_BOT_FILL_AFTER seconds (default 30)"
+        " of waiting, fill the table's other seats with bots"})
+    bot_level = ma.fields.String(load_default="rules", validate=validate.OneOf(BOT_LEVELS),
+                                 metadata={"example": "rules", "description": "the level of those bots"})
 
 
 class RatingInfo(ma.Schema):
@@ -46,6 +52,8 @@ class TicketSchema(ma.Schema):
     options = ma.fields.Dict(metadata={"example": {}})
     player_counts = ma.fields.List(ma.fields.Integer(), metadata={"example": [4]})
     mode = ma.fields.String(metadata={"example": "solo"})
+    allow_bots = ma.fields.Boolean(metadata={"example": False})
+    bot_level = ma.fields.String(metadata={"enum": list(BOT_LEVELS), "example": "rules"})
     status = ma.fields.String(metadata={"enum": list(TICKET_STATUSES), "example": "ready"})
     rating = ma.fields.Nested(RatingInfo)
     waited_seconds = ma.fields.Float(metadata={"example": 12.5})
@@ -54,7 +62,8 @@ class TicketSchema(ma.Schema):
     private = ma.fields.Boolean(metadata={"example": False})
     seat = ma.fields.Integer(allow_none=True, metadata={"example": 2})
     team = ma.fields.Integer(allow_none=True, metadata={"example": None})
-    seats = ma.fields.List(ma.fields.String(), allow_none=True, metadata={"example": [PLAYER]})
+    seats = ma.fields.List(ma.fields.String(allow_none=True), allow_none=True, metadata={
+        "example": [PLAYER], "description": "player ids in seat order; null where a bot sits"})
     teams = ma.fields.List(ma.fields.List(ma.fields.Integer()), allow_none=True,
                            metadata={"example": [[0, 2], [1, 3]], "description": "seat indices per team"})
     reason = ma.fields.String(allow_none=True, metadata={"example": "4 tickets for paardenkoppen (solo); rating"

@@ -20,6 +20,7 @@ from services.matchmaking.domain.matching import (
     MatchPolicy,
     Rating,
     Ticket,
+    bot_tables,
     find_tables,
     pool_for,
 )
@@ -106,6 +107,7 @@ class MatchmakingService:
                 "id": ticket_id, "player_id": player, "game_type": body["game_type"],
                 "options": body.get("options") or {}, "player_counts": counts, "mode": mode, "pool": pool,
                 "mu": rating.mu, "sigma": rating.sigma, "rating_source": source, "status": "waiting",
+                "allow_bots": bool(body.get("allow_bots")), "bot_level": body.get("bot_level") or "rules",
             })
         self.tick()
         return self.get_ticket(identity, ticket_id)
@@ -142,6 +144,8 @@ class MatchmakingService:
             "options": t["options"],
             "player_counts": t["player_counts"],
             "mode": t["mode"],
+            "allow_bots": bool(t.get("allow_bots")),
+            "bot_level": t.get("bot_level") or "rules",
             "status": t["status"],
             "rating": {"pool": t["pool"], "mu": t["mu"], "sigma": t["sigma"], "source": t["rating_source"]},
             "waited_seconds": round(((t["updated_at"] if t["status"] != "waiting" else now)
@@ -201,7 +205,8 @@ class MatchmakingService:
             moment = now if now is not None else repo.now().timestamp()
             tickets = [
                 Ticket(r["id"], r["player_id"], r["game_type"], r["options"], tuple(r["player_counts"]), r["mode"],
-                       r["created_at"].timestamp(), Rating(r["mu"], r["sigma"]))
+                       r["created_at"].timestamp(), Rating(r["mu"], r["sigma"]), bool(r.get("allow_bots")),
+                       r.get("bot_level") or "rules")
                 for r in rows
             ]
             ratings = {t.player_id: t.rating for t in tickets}
@@ -209,7 +214,10 @@ class MatchmakingService:
             def predict(pool: str, teams: Sequence[Sequence[str]]) -> Sequence[float]:
                 return self.ratings.predict(pool, teams, ratings)
 
-            for proposal in find_tables(tickets, moment, self.policy, predict):
+            proposals = find_tables(tickets, moment, self.policy, predict)
+            taken = {t.id for p in proposals for t in p.tickets}
+            proposals += bot_tables(tickets, moment, self.policy, taken)  # waited long enough: bots fill
+            for proposal in proposals:
                 request_id = self.new_id()
                 team_of = {s: k for k, team in enumerate(proposal.teams or ()) for s in team}
                 repo.insert_table({
@@ -221,17 +229,20 @@ class MatchmakingService:
                 for seat, ticket in enumerate(proposal.tickets):
                     repo.update_ticket(ticket.id, status="matched", table_id=request_id, seat=seat,
                                        team=team_of.get(seat))
+                bots = [{"seat": seat, "level": level} for seat, level in proposal.bots]
                 self._request_game(repo, request_id, proposal.game_type, dict(proposal.options), proposal.seats,
                                    {"kind": "queue", "tickets": [t.id for t in proposal.tickets],
-                                    "reason": proposal.reason})
+                                    "reason": proposal.reason}, bots)
                 formed.append(request_id)
         return formed
 
     def _request_game(
         self, repo: MatchmakingRepository, request_id: str, game_type: str, options: dict[str, Any],
-        seats: list[str], detail: dict[str, Any],
+        seats: list[str | None], detail: dict[str, Any], bots: list[dict[str, Any]] | None = None,
     ) -> None:
-        body = {"request_id": request_id, "game_type": game_type, "options": options, "seats": seats}
+        body: dict[str, Any] = {"request_id": request_id, "game_type": game_type, "options": options, "seats": seats}
+        if bots:  # the games service puts bot accounts in these seats
+            body["bots"] = bots
         repo.append(
             f"table-{request_id}", 0, [NewEvent("TableFormed", {**body, **detail})],
             outbox_for("CreateGameRequested", f"create:{request_id}", body),

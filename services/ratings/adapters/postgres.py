@@ -169,6 +169,21 @@ class PostgresRatingsRepository(RatingsRepository):
     def names(self, player_ids: Sequence[str]) -> dict[str, str]:
         return names_of(self.conn, SCHEMA, player_ids)
 
+    def save_bot_level(self, player_id: str, level: str) -> None:
+        self.conn.execute(
+            "UPDATE ratings.player_names SET bot_level = %s WHERE player_id = %s", (level, player_id)
+        )
+
+    def bot_levels(self, player_ids: Sequence[str]) -> dict[str, str]:
+        ids = sorted({p for p in player_ids if p})
+        if not ids:
+            return {}
+        rows = self.conn.execute(
+            "SELECT player_id, bot_level FROM ratings.player_names WHERE player_id = ANY(%s) AND bot_level IS NOT NULL",
+            (ids,),
+        ).fetchall()
+        return {r[0]: r[1] for r in rows}
+
     def finished_log(self) -> Iterator[tuple[int, Mapping[str, Any]]]:
         with self.conn.cursor(name="ratings_finished_log") as cur:
             cur.itersize = 2000
@@ -216,10 +231,18 @@ class PostgresRatingsRepository(RatingsRepository):
         return {r[0]: {"games": int(r[1]), "players": int(r[2])} for r in rows}
 
     def leaderboard(
-        self, pool: str, limit: int, offset: int, include_provisional: bool, provisional_sigma: float
+        self,
+        pool: str,
+        limit: int,
+        offset: int,
+        include_provisional: bool,
+        provisional_sigma: float,
+        include_bots: bool = True,
     ) -> tuple[list[dict[str, Any]], int]:
         where = "pool = %s" + ("" if include_provisional else " AND sigma <= %s")
         args: list[Any] = [pool] if include_provisional else [pool, provisional_sigma]
+        if not include_bots:
+            where += " AND player_id NOT IN (SELECT player_id FROM ratings.player_names WHERE bot_level IS NOT NULL)"
         total = self.conn.execute(f"SELECT count(*) FROM ratings.current WHERE {where}", args).fetchone()
         rows = self.conn.execute(
             "SELECT player_id, mu, sigma, games_played, last_game_id FROM ratings.current"

@@ -113,8 +113,22 @@ class RatingsRepository(ABC):
 
     @abstractmethod
     def leaderboard(
-        self, pool: str, limit: int, offset: int, include_provisional: bool, provisional_sigma: float
+        self,
+        pool: str,
+        limit: int,
+        offset: int,
+        include_provisional: bool,
+        provisional_sigma: float,
+        include_bots: bool = True,
     ) -> tuple[list[dict[str, Any]], int]: ...
+
+    @abstractmethod
+    def save_bot_level(self, player_id: str, level: str) -> None:
+        """Flag the player as a bot of ``level`` (from its PlayerRegistered message)."""
+
+    @abstractmethod
+    def bot_levels(self, player_ids: Sequence[str]) -> dict[str, str]:
+        """player id -> bot level, for those of ``player_ids`` that are bots."""
 
     @abstractmethod
     def player_ratings(self, player_id: str) -> list[dict[str, Any]]: ...

@@ -55,7 +55,7 @@ def list_pools() -> dict[str, Any]:
 @pools.alt_response(404, description="unknown pool")
 def leaderboard(args: dict[str, Any], pool: str) -> dict[str, Any]:
     """Players of a pool by ordinal (mu - 3 sigma), best first, with paging."""
-    return service().leaderboard(pool, args["limit"], args["offset"], args["provisional"])
+    return service().leaderboard(pool, args["limit"], args["offset"], args["provisional"], args["bots"])
 
 
 @players.route("/<player_id>/ratings")

@@ -51,6 +51,11 @@ class LeaderboardQuery(Strict):
     provisional = ma.fields.Boolean(
         load_default=True, metadata={"description": "include provisional ratings", "example": True}
     )
+    bots = ma.fields.Boolean(
+        load_default=True,
+        metadata={"description": "include bot players (false: people only; positions count people only)",
+                  "example": True},
+    )
 
 
 class RatingFields(ma.Schema):
@@ -61,6 +66,10 @@ class RatingFields(ma.Schema):
     provisional = ma.fields.Boolean(metadata={"example": True, "description": "sigma is still high"})
 
 
+class BotInfo(ma.Schema):
+    level = ma.fields.String(metadata={"example": "rules", "enum": ["random", "rules", "strong"]})
+
+
 class LeaderboardItem(RatingFields):
     position = ma.fields.Integer(metadata={"example": 1})
     player_id = ma.fields.String(metadata={"example": PLAYER_ID})
@@ -68,6 +77,8 @@ class LeaderboardItem(RatingFields):
         allow_none=True, metadata={"example": "Anneke", "description": "null until the name has arrived"}
     )
     last_game_id = ma.fields.String(metadata={"example": GAME_ID})
+    bot = ma.fields.Nested(BotInfo, allow_none=True, metadata={
+        "example": None, "description": "a computer player: its level; null for a person"})
 
 
 class Leaderboard(ma.Schema):
@@ -106,6 +117,8 @@ class PlayerPool(RatingFields):
 class PlayerRatings(ma.Schema):
     player_id = ma.fields.String(metadata={"example": PLAYER_ID})
     display_name = ma.fields.String(allow_none=True, metadata={"example": "Anneke"})
+    bot = ma.fields.Nested(BotInfo, allow_none=True, metadata={
+        "example": None, "description": "a computer player: its level; null for a person"})
     pools = ma.fields.List(ma.fields.Nested(PlayerPool))
 
 

@@ -116,7 +116,11 @@ class RatingsService:
         with self.uow.begin() as repo:
             if not repo.consume_once(CONSUMER, message_id):
                 return "duplicate"
-            return "named" if repo.save_name(player_id, name, version) else "older name"
+            named = repo.save_name(player_id, name, version)
+            level = body.get("bot_level") if isinstance(body, dict) else None
+            if isinstance(level, str) and level:
+                repo.save_bot_level(player_id, level)  # a bot: rated in the same pools, flagged
+            return "named" if named else "older name"
 
     def _finished(self, repo: RatingsRepository, message_id: str, body: dict[str, Any]) -> str:
         game_id: str = body["game_id"]
@@ -241,17 +245,20 @@ class RatingsService:
             "provisional_sigma": PROVISIONAL_SIGMA,
         }
 
-    def leaderboard(self, pool: str, limit: int, offset: int, include_provisional: bool) -> dict[str, Any]:
+    def leaderboard(
+        self, pool: str, limit: int, offset: int, include_provisional: bool, include_bots: bool = True
+    ) -> dict[str, Any]:
         with self.uow.read() as repo:
             self._known_pool(repo, pool)
-            rows, total = repo.leaderboard(pool, limit, offset, include_provisional, PROVISIONAL_SIGMA)
+            rows, total = repo.leaderboard(pool, limit, offset, include_provisional, PROVISIONAL_SIGMA, include_bots)
             names = repo.names([row["player_id"] for row in rows])
+            bots = repo.bot_levels([row["player_id"] for row in rows])
         items = []
         for k, row in enumerate(rows):
             rating = Rating(row["mu"], row["sigma"], row["games_played"])
             items.append({"position": offset + k + 1, "player_id": row["player_id"],
                           "display_name": names.get(row["player_id"]), **_rating_dict(rating),
-                          "last_game_id": row["last_game_id"]})
+                          "last_game_id": row["last_game_id"], "bot": _bot(bots.get(row["player_id"]))})
         return {"pool": pool, "total": total, "limit": limit, "offset": offset, "items": items}
 
     def player_ratings(self, player_id: str, with_history: bool) -> dict[str, Any]:
@@ -260,6 +267,7 @@ class RatingsService:
             rows = repo.player_ratings(player_id)
             history = repo.player_history(player_id) if with_history else []
             name = repo.names([player_id]).get(player_id)
+            level = repo.bot_levels([player_id]).get(player_id)
         by_pool: dict[str, list[dict[str, Any]]] = {}
         for item in history:
             by_pool.setdefault(item["pool"], []).append(_history_item(item))
@@ -270,7 +278,7 @@ class RatingsService:
             if with_history:
                 entry["history"] = by_pool.get(row["pool"], [])
             pools.append(entry)
-        return {"player_id": player_id, "display_name": name, "pools": pools}
+        return {"player_id": player_id, "display_name": name, "bot": _bot(level), "pools": pools}
 
     def player_chart(self, player_id: str, pool: str) -> str:
         _check_player(player_id)
@@ -336,3 +344,8 @@ def _history_item(item: dict[str, Any]) -> dict[str, Any]:
         "ordinal": after.ordinal,
         "recorded_at": item["recorded_at"],
     }
+
+
+def _bot(level: str | None) -> dict[str, str] | None:
+    """``{"level": ...}`` for a bot (flagged from its PlayerRegistered message), else None."""
+    return {"level": level} if level else None

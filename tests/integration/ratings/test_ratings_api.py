@@ -97,7 +97,7 @@ def test_player_ratings_with_history_per_pool(client: FlaskClient, people: list[
     assert klapper["history"][-1]["mu"] == klapper["mu"]
     lean = client.get(f"/v1/players/{people[0]}/ratings?history=false").get_json()
     assert "history" not in lean["pools"][0]
-    assert client.get("/v1/players/nobody/ratings").get_json() == {"player_id": "nobody", "display_name": None, "pools": []}
+    assert client.get("/v1/players/nobody/ratings").get_json() == {"player_id": "nobody", "display_name": None, "bot": None, "pools": []}
 
 
 def test_rating_history_chart(client: FlaskClient, people: list[str]) -> None:

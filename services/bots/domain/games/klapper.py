@@ -8,9 +8,11 @@
   Play: the legal cards are the listed ones (KL-17 to KL-22); among them, lead a sure winner or pull
   trumps when our side plays, else a low card; when following, throw points on a partner's sure trick,
   win as cheaply as possible when an opponent is winning, and throw the cheapest card otherwise.
-- ``strong``: ISMCTS (``search.py``) over determinized deals, with the ``rules`` heuristic as the
-  playout policy (randomised a little), cut off at the end of the deal and scored by the points each
-  side adds (KL-36 to KL-39).
+- ``strong``: determinized Monte Carlo search (``search.flat_search``: every listed move tried on the
+  same sampled deals, the ``rules`` heuristic, randomised a little, as the playout policy), cut off at
+  the end of the deal and scored by the points each side adds (KL-36 to KL-39); the ``rules`` move
+  stays unless the search finds another clearly better (``PRIOR_MARGIN``). ``search.search``
+  (SO-ISMCTS) can play the same game through ``GAME``.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from typing import Any
 from services.bots.domain.budget import Budget
 from services.bots.domain.games import Level
 from services.bots.domain.games import uniform as uniform_level
-from services.bots.domain.search import SearchGame, clamp01, search
+from services.bots.domain.search import SearchGame, clamp01, flat_search
 from services.games.engines.klapper.cards import (
     ACE,
     DECK_SIZE,
@@ -45,6 +47,7 @@ Move = dict[str, Any]
 Play = tuple[int, int]
 
 ENGINE = KlapperEngine()
+PRIOR_MARGIN = 0.04  # the search overrides the rules move only when it finds it this much better
 PLAYOUT_NOISE = 0.1  # share of playout moves chosen at random, so playouts do not all agree
 # hand-strength threshold per card in hand to accept a trump (about 4.4 for 6 cards)
 THRESHOLD_PER_CARD = 0.73
@@ -285,13 +288,20 @@ def evaluate(sample: KlapperState, state: KlapperState) -> list[float]:
     return out
 
 
-GAME = SearchGame(engine=ENGINE, evaluate=evaluate, cutoff=cutoff, playout=playout_policy, exploration=0.6)
+GAME = SearchGame(
+    engine=ENGINE,
+    evaluate=evaluate,
+    cutoff=cutoff,
+    playout=playout_policy,
+    exploration=0.6,
+)
 
 
 def strong_level(
     view: dict[str, Any], moves: list[Move], seat: int, rng: random.Random, budget: Budget
 ) -> Move:
-    return search(GAME, _inner(view), moves, seat, rng, budget).move
+    prior = rules_level(view, moves, seat, rng, budget)
+    return flat_search(GAME, _inner(view), moves, seat, rng, budget, prior=prior, margin=PRIOR_MARGIN).move
 
 
 LEVELS: dict[str, Level] = {"random": uniform_level, "rules": rules_level, "strong": strong_level}
