@@ -1,8 +1,244 @@
-"""Bot levels for HopPaa. ``random`` picks uniformly among the sensible moves (as self-play does)."""
+"""Bot levels for HopPaa (rules/hoppaa.md).
+
+- ``random``: uniform among the sensible moves, as self-play (``hoppaa_sensible``).
+- ``rules``: heuristics from the spec. Bid (HP-12 to HP-15) the tricks the hand is expected to take:
+  each card counts by its rank (10 high, ace low, section 2), trumps more, short plain suits with
+  trumps for ruffing (HP-22); the opener names the trump (HP-14) that gives the hand the most
+  control; never the forbidden sum (HP-15: it is not listed). Discard (HP-16) the card that brings the
+  expected tricks closest to the bid. Play (HP-21 to HP-24) to take exactly the bid: while tricks
+  are still needed win as cheaply as possible (or lead the strongest card), once the bid is reached
+  duck with the highest card that still loses. White pawn (HP-10, HP-29): take it unless a pawn is
+  close to 35, where the doubled steps overshoot (HP-R11). Pawn moves (HP-33 to HP-41): the
+  sensible choice (finish, then the longest advance, avoid knocking off the own pawn).
+- ``strong``: determinized Monte Carlo search (``search.flat_search``) for the contract (the rules'
+  best few bids or discards, and the white pawn) over sampled deals, playouts with the ``rules`` card play (the rest: the engine's sensible self-play moves), cut off at the end of the round and scored by each seat's (or team's) progress on
+  the track relative to the others (HP-28 to HP-41); a won game scores 1. Card play and pawn moves
+  are the ``rules`` choices (a game has hundreds of card plays; searching them all costs too much).
+"""
 
 from __future__ import annotations
 
-from services.bots.domain.games import Level
-from services.bots.domain.hoppaa_sensible import sensible_random
+import random
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
 
-LEVELS: dict[str, Level] = {"random": sensible_random}
+from services.bots.domain.budget import Budget
+from services.bots.domain.games import Level
+from services.bots.domain.hoppaa_sensible import sensible_moves, sensible_random
+from services.bots.domain.search import SearchGame, clamp01, flat_search
+from services.games.engines.hoppaa.cards import NO_TRUMP, suit_of, trick_winner, value_of
+from services.games.engines.hoppaa.engine import HopPaaEngine
+from services.games.engines.hoppaa.rules import step_options
+from services.games.engines.hoppaa.state import GAME_OVER, HopPaaState
+from services.games.engines.hoppaa.track import FINISH, PAWN_NAMES
+
+Move = dict[str, Any]
+ENGINE = HopPaaEngine()
+
+# chance that a card of this rank (index = value 1..10) takes a trick, plain and trump
+PLAIN_P = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.02, 0.12, 0.35, 0.75)
+TRUMP_P = (0.0, 0.1, 0.12, 0.15, 0.2, 0.28, 0.38, 0.5, 0.65, 0.8, 0.95)
+# fewer players: fewer cards against each card, so high cards hold more often
+PLAYER_FACTOR = {2: 1.25, 3: 1.1, 4: 1.0}
+PLAYOUT_NOISE = 0.1  # share of playout cards chosen among the sensible ones at random
+CANDIDATES = 4  # the search compares the rules' best few bids or discards (priors), best first
+SEARCHED = frozenset({"bid", "discard", "choose_white_pawn"})  # the decisions ``strong`` searches
+WHITE_SAFE_BELOW = 25  # below this every doubled step count still fits on the track (HP-R11)
+
+
+def expected_tricks(hand: Sequence[str], trump: str, players: int) -> float:
+    """Expected tricks of ``hand`` with ``trump`` (HP-21 to HP-23)."""
+    by_suit = Counter(suit_of(c) for c in hand)
+    total = 0.0
+    trumps = [c for c in hand if suit_of(c) == trump]
+    for c in hand:
+        v = value_of(c)
+        if suit_of(c) == trump:
+            total += TRUMP_P[v]
+        else:
+            p = PLAIN_P[v]
+            if v == 9 and f"10{suit_of(c)}" in hand:
+                p = 0.7  # the 10 covers it
+            if by_suit[suit_of(c)] >= 5:
+                p *= 0.6  # long plain suits get ruffed
+            total += p
+    if trump != NO_TRUMP and len(trumps) >= 2:
+        short = sum(1 for s in ("S", "H", "D", "C") if s != trump and by_suit[s] <= 1)
+        total += 0.35 * min(short, len(trumps) - 1)  # ruffing (HP-22)
+    total += 0.25 * max(0, len(trumps) - 3)
+    return total * PLAYER_FACTOR.get(players, 1.0)
+
+
+def _inner(view: dict[str, Any]) -> dict[str, Any]:
+    inner = view.get("view", view)
+    assert isinstance(inner, dict)
+    return inner
+
+
+def _finishing_bids(v: dict[str, Any], seat: int) -> set[int]:
+    tracks = [[p[name] for name in PAWN_NAMES if name in p] for p in v["pawns"]]
+    white = v["white_pawn"].get("used") is True and v["white_pawn"].get("offered_to") == seat
+    return {
+        b
+        for b in range(1, 10)
+        for pos in tracks[seat]
+        if pos != FINISH and any(pos + s == FINISH for s in step_options(b, white))
+    }
+
+
+def ranked_bids(v: dict[str, Any], moves: list[Move], seat: int) -> list[Move]:
+    """The listed bids, best first by the ``rules`` estimate (HP-13 to HP-15)."""
+    hand: list[str] = v.get("hand") or []
+    n = int(v["num_players"])
+    finishing = _finishing_bids(v, seat)
+    cache: dict[str, float] = {}
+    scored: list[tuple[float, int, Move]] = []
+    for i, m in enumerate(moves):
+        trump = m.get("trump", v.get("trump") or NO_TRUMP)
+        if trump not in cache:
+            cache[trump] = expected_tricks(hand, trump, n)
+        est = cache[trump]
+        score = -abs(m["n"] - est) + (0.6 if m["n"] in finishing else 0.0)
+        if "trump" in m:
+            score += 0.15 * est  # the opener's trump: more control, more sure tricks
+        scored.append((-score, i, m))
+    return [m for _, _, m in sorted(scored, key=lambda t: (t[0], t[1]))]
+
+
+def bid_move(v: dict[str, Any], moves: list[Move], seat: int) -> Move:
+    return ranked_bids(v, moves, seat)[0]
+
+
+def ranked_discards(v: dict[str, Any], moves: list[Move], seat: int) -> list[Move]:
+    """HP-16: the listed discards, best first: keep the hand whose expected tricks are closest to the bid."""
+    hand: list[str] = v.get("hand") or []
+    bid = (v.get("bids") or [])[seat] or 0
+    trump = v.get("trump") or NO_TRUMP
+    n = int(v["num_players"])
+
+    def score(m: Move) -> tuple[float, int]:
+        rest = [c for c in hand if c != m["card"]]
+        return (abs(expected_tricks(rest, trump, n) - bid), value_of(m["card"]))
+
+    return sorted(moves, key=score)
+
+
+def discard_move(v: dict[str, Any], moves: list[Move], seat: int) -> Move:
+    return ranked_discards(v, moves, seat)[0]
+
+
+def choose_card(
+    hand_moves: Sequence[str], need: int, trump: str, table: Sequence[tuple[int, str]], seat: int
+) -> str:
+    """HP-19 to HP-24: among the legal cards, take exactly the tricks still needed."""
+
+    def power(card: str) -> int:
+        return value_of(card) + (10 if suit_of(card) == trump else 0)
+
+    if not table:  # leading (HP-19)
+        return max(hand_moves, key=power) if need > 0 else min(hand_moves, key=power)
+    winners = [c for c in hand_moves if trick_winner([*table, (seat, c)], trump) == seat]
+    losers = [c for c in hand_moves if c not in winners]
+    if need > 0:
+        return min(winners, key=power) if winners else min(hand_moves, key=power)
+    if losers:  # duck, shedding the most dangerous card that still loses
+        return max(losers, key=power)
+    return min(hand_moves, key=power)
+
+
+def card_move(v: dict[str, Any], moves: list[Move], seat: int) -> Move:
+    need = ((v.get("bids") or [])[seat] or 0) - v["tricks_won"][seat]
+    table = [(int(c["seat"]), str(c["card"])) for c in v["trick"]["cards"]]
+    c = choose_card([m["card"] for m in moves], need, v.get("trump") or NO_TRUMP, table, seat)
+    return next(m for m in moves if m["card"] == c)
+
+
+def white_move(v: dict[str, Any], moves: list[Move], seat: int) -> Move:
+    track = [p for name, p in v["pawns"][seat].items() if name in PAWN_NAMES]
+    use = all(p < WHITE_SAFE_BELOW or p == FINISH for p in track)
+    return next((m for m in moves if m.get("use") is use), moves[0])
+
+
+def rules_level(
+    view: dict[str, Any], moves: list[Move], seat: int, rng: random.Random, budget: Budget
+) -> Move:
+    v = _inner(view)
+    kind = moves[0]["type"]
+    if all(m["type"] == kind for m in moves):
+        if kind == "bid":
+            return bid_move(v, moves, seat)
+        if kind == "discard":
+            return discard_move(v, moves, seat)
+        if kind == "play_card":
+            return card_move(v, moves, seat)
+        if kind == "choose_white_pawn":
+            return white_move(v, moves, seat)
+    narrowed = sensible_moves(view, moves, seat) or moves
+    return narrowed[0]
+
+
+def playout_policy(state: HopPaaState, seat: int, legal: list[Move], rng: random.Random) -> Move:
+    """``rules`` card play on the (determinized) state; otherwise one of the engine's sensible
+    self-play moves (policy.py) at random."""
+    if legal[0]["type"] == "play_card" and rng.random() >= PLAYOUT_NOISE:
+        need = (state.bids[seat] or 0) - state.tricks_won[seat]
+        c = choose_card([m["card"] for m in legal], need, state.trump or NO_TRUMP, state.trick, seat)
+        return next(m for m in legal if m["card"] == c)
+    options = ENGINE.selfplay_moves(state, seat) or legal
+    return options[int(rng.random() * len(options))]
+
+
+def cutoff(sample: HopPaaState, state: HopPaaState) -> bool:
+    """The round is over: every result applied (HP-27, HP-46) or the game won (HP-44)."""
+    return state.round != sample.round or state.phase == GAME_OVER
+
+
+def _progress(track: Sequence[int]) -> float:
+    return float(sum(track)) + 8.0 * sum(1 for p in track if p == FINISH)
+
+
+def evaluate(sample: HopPaaState, state: HopPaaState) -> list[float]:
+    """A won game is 1 for the winners, 0 for the others; else 0.5 plus the seat's (team's) track
+    progress this round minus the others' average, scaled."""
+    n = state.num_players
+    teams = state.table.teams
+    if state.phase == GAME_OVER and state.winner is not None:
+        won = teams[state.winner] if teams is not None else [state.winner]
+        return [1.0 if s in won else 0.0 for s in range(n)]
+    gain = [_progress(state.pawns[s]) - _progress(sample.pawns[s]) for s in range(n)]
+    if teams is not None:
+        team_gain = {s: sum(gain[m] for m in team) for team in teams for s in team}
+        gain = [team_gain[s] for s in range(n)]
+    out = []
+    for s in range(n):
+        others = [gain[o] for o in range(n) if o != s and (teams is None or o not in _team(teams, s))]
+        rel = gain[s] - (sum(others) / len(others) if others else 0.0)
+        out.append(clamp01(0.5 + rel / 30.0))
+    return out
+
+
+def _team(teams: list[list[int]], seat: int) -> list[int]:
+    return next(t for t in teams if seat in t)
+
+
+GAME = SearchGame(engine=ENGINE, evaluate=evaluate, cutoff=cutoff, playout=playout_policy, exploration=0.5)
+
+
+def strong_level(
+    view: dict[str, Any], moves: list[Move], seat: int, rng: random.Random, budget: Budget
+) -> Move:
+    if moves[0]["type"] not in SEARCHED:
+        # card play and pawn moves follow the rules heuristic: the search budget goes to the round's
+        # contract (bid, discard, white pawn), which decides whether a pawn moves at all (HP-26 to HP-30)
+        return rules_level(view, moves, seat, rng, budget)
+    v = _inner(view)
+    kind = moves[0]["type"]
+    if kind == "bid":
+        moves = ranked_bids(v, moves, seat)[:CANDIDATES]
+    elif kind == "discard":
+        moves = ranked_discards(v, moves, seat)[:CANDIDATES]
+    return flat_search(GAME, v, moves, seat, rng, budget).move
+
+
+LEVELS: dict[str, Level] = {"random": sensible_random, "rules": rules_level, "strong": strong_level}

@@ -15,9 +15,11 @@ from services.games.engines.base import (
     Move,
     MoveDoc,
     Outcome,
+    Rng,
     ranks_from_scores,
 )
 
+from . import determinize as determinize_view
 from . import flow, invariants, options, rules, transitions, views
 from .cards import CARD_IDS, DECK_SIZE, card_id, is_head, parse_card
 from .state import CHOOSING_START, DEALING, FINISHED, PASS_COST, PLAYING, PKState, new_state
@@ -184,6 +186,11 @@ class PaardenkoppenEngine(Engine[PKState]):
         if seat is not None and 0 <= seat < after.num_players:
             redacted["hand"] = [card_id(c) for c in after.hands[seat]]
         return redacted
+
+    def determinize(self, view: Mapping[str, Any], seat: int, rng: Rng) -> PKState:
+        """A full state consistent with ``seat``'s view: the unseen cards dealt at random onto the
+        other hands with their public sizes (issue 18.3; see ``determinize.py``)."""
+        return determinize_view.determinize(view, seat, rng)
 
     # --- checks for random play ----------------------------------------------------------
     def invariants(self, state: PKState) -> list[str]:

@@ -15,6 +15,7 @@ from services.games.engines.base import (
     Move,
     MoveDoc,
     Outcome,
+    Rng,
 )
 from services.games.engines.roparun.actions import action_json, parse_action
 from services.games.engines.roparun.board import (
@@ -26,6 +27,7 @@ from services.games.engines.roparun.board import (
     RUNNER,
 )
 from services.games.engines.roparun.cards import DRAW_VALUE, deck_for, rank_of
+from services.games.engines.roparun.determinize import determinize as determinize_view
 from services.games.engines.roparun.invariants import check
 from services.games.engines.roparun.options import (
     DEFAULTS,
@@ -573,6 +575,11 @@ class RoparunEngine(Engine[RoparunState]):
                 "hand_sizes": [len(h) for h in hands],
             }
         return event
+
+    def determinize(self, view: Mapping[str, Any], seat: int, rng: Rng) -> RoparunState:
+        """A full state consistent with ``seat``'s view: the unseen cards spread at random over the
+        other hands, the stock and the face-down discards (issue 18.3; see ``determinize.py``)."""
+        return determinize_view(view, seat, rng)
 
     # --- invariants ------------------------------------------------------------------------
     def invariants(self, state: RoparunState) -> list[str]:

@@ -1,0 +1,71 @@
+"""Flat determinized Monte Carlo at the root, over ``search.SearchGame`` (Paardenkoppen, ROPARUN).
+
+Each iteration samples one state the seat cannot tell apart from the real one
+(``engine.determinize(view, seat, rng)``) and plays *every* candidate move out on that same sample
+(common random numbers: the candidates are compared on the same hidden cards), with the game's
+playout policy for every seat until its cut-off; the move with the best mean reward wins. With few
+iterations and several opponents this spends the budget on the bot's own decision instead of a tree
+over everybody's moves, which is what the ISMCTS of ``search.py`` does. Each playout counts as one
+iteration of the budget; at least one sample is always taken.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from services.bots.domain.budget import Budget
+from services.bots.domain.search import SearchGame, play, settle
+from services.games.engines.base import Move
+
+
+def playout(game: SearchGame, sample: Any, state: Any, rng: random.Random) -> Any:
+    engine = game.engine
+    for _ in range(game.max_playout_moves):
+        state = settle(engine, state, rng)
+        if engine.outcome(state) is not None or game.cutoff(sample, state):
+            return state
+        movers = engine.to_move(state)
+        if not movers:
+            return state
+        mover = movers[0]
+        legal = engine.legal_moves(state, mover)
+        if not legal:
+            return state
+        if len(legal) == 1 or game.playout is None:
+            move = legal[0] if len(legal) == 1 else legal[int(rng.random() * len(legal))]
+        else:
+            move = game.playout(state, mover, legal, rng)
+        state = play(engine, state, mover, move)
+    return state
+
+
+def flat_search(
+    game: SearchGame,
+    view: Mapping[str, Any],
+    moves: list[Move],
+    seat: int,
+    rng: random.Random,
+    budget: Budget,
+) -> tuple[Move, list[float], int]:
+    """(best move, mean reward per move, playouts) after flat Monte Carlo within ``budget``."""
+    if len(moves) == 1:
+        return moves[0], [0.0], 0
+    engine = game.engine
+    totals = [0.0] * len(moves)
+    counts = [0] * len(moves)
+    started = budget.start()
+    done = 0
+    while True:
+        sample = engine.determinize(view, seat, rng)
+        for k, move in enumerate(moves):
+            end = playout(game, sample, play(engine, sample, seat, move), rng)
+            totals[k] += game.evaluate(sample, end)[seat]
+            counts[k] += 1
+            done += 1
+        if budget.exhausted(started, done):
+            break
+    means = [t / c for t, c in zip(totals, counts, strict=True)]
+    best = max(range(len(moves)), key=lambda k: means[k])
+    return moves[best], means, done
