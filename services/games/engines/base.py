@@ -20,7 +20,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from importlib import resources
-from typing import Any, ClassVar, Generic, Literal, TypeVar
+from typing import Any, ClassVar, Generic, Literal, Protocol, TypeVar
 
 Event = dict[str, Any]
 Move = dict[str, Any]
@@ -145,6 +145,17 @@ def ranks_from_scores(scores: list[float], higher_is_better: bool = True) -> lis
     return [1 + sum(1 for o in scores if sign * o < sign * s) for s in scores]
 
 
+class Rng(Protocol):
+    """The part of ``random.Random`` an engine may use when it is handed a generator (``determinize``).
+
+    Engines never import ``random``: the caller passes its own seeded generator in.
+    """
+
+    def random(self) -> float: ...
+
+    def shuffle(self, x: list[Any], /) -> None: ...
+
+
 S = TypeVar("S")
 
 
@@ -266,6 +277,17 @@ class Engine(ABC, Generic[S]):
         if event.get("type") == EXTERNAL_EVENT:
             return {k: v for k, v in event.items() if k != "result"} | {"result": "hidden"}
         return event
+
+    # --- sampling what a seat cannot see (bots' search) ------------------------------------
+    def determinize(self, view: Mapping[str, Any], seat: int, rng: Rng) -> S:
+        """A full state consistent with everything ``seat`` knows, the unseen parts drawn with ``rng``.
+
+        ``view`` is ``view(state, seat)`` as the API serves it (JSON). The result satisfies
+        ``view(result, seat) == view`` and ``legal_moves(result, seat)`` equals the seat's real legal
+        moves; hidden cards are dealt at random respecting hand sizes and what play has shown
+        (e.g. voids). Pure: all randomness comes from ``rng``. Engines without it raise.
+        """
+        raise NotImplementedError(f"{self.game_type} has no determinize")
 
     # --- checks for random play ----------------------------------------------------------
     def selfplay_moves(self, state: S, seat: int) -> list[Move]:

@@ -13,6 +13,7 @@ from services.games.engines.base import (
     Move,
     MoveDoc,
     Outcome,
+    Rng,
 )
 
 from . import invariants as invariant_checks
@@ -20,6 +21,7 @@ from . import moves as move_rules
 from . import options as table_options
 from . import views
 from .cards import deck
+from .determinize import determinize as sample_state
 from .events import fold
 from .policy import SensiblePlayer
 from .state import DEAL, GAME_OVER, HopPaaState
@@ -191,6 +193,10 @@ class HopPaaEngine(Engine[HopPaaState]):
 
     def redact_event(self, event: Event, seat: int | None, before: HopPaaState, after: HopPaaState) -> Event:
         return views.redact(event, seat, after)
+
+    def determinize(self, view: Mapping[str, Any], seat: int, rng: Rng) -> HopPaaState:
+        """A state consistent with ``seat``'s view: unseen cards dealt at random (determinize.py)."""
+        return sample_state(view, seat, rng)
 
     def invariants(self, state: HopPaaState) -> list[str]:
         return invariant_checks.check(state)

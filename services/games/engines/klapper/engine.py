@@ -14,10 +14,12 @@ from services.games.engines.base import (
     Move,
     MoveDoc,
     Outcome,
+    Rng,
     ranks_from_scores,
 )
 
 from . import checks, decide, events, views
+from .determinize import determinize as sample_state
 from .cards import DECK_SIZE
 from .melds import MELD_TYPES
 from .state import KlapperState, Options
@@ -296,6 +298,10 @@ class KlapperEngine(Engine[KlapperState]):
         self, event: Event, seat: int | None, before: KlapperState, after: KlapperState
     ) -> Event:
         return views.redact(event, seat, after)
+
+    def determinize(self, view: Mapping[str, Any], seat: int, rng: Rng) -> KlapperState:
+        """A state consistent with ``seat``'s view: unseen cards dealt at random (determinize.py)."""
+        return sample_state(view, seat, rng)
 
     # --- checks for random play ----------------------------------------------------------
     def invariants(self, state: KlapperState) -> list[str]:
