@@ -360,12 +360,14 @@ def chance_choice(v: Mapping[str, Any], me: Me, moves: list[Move], rng: random.R
 
 # --- strong: flat determinized Monte Carlo -------------------------------------------------------
 
-PLAYOUT_P_CORRECT = 0.8
+PLAYOUT_P_CORRECT = 0.9
 """Playouts cannot know a question: every answer in a playout is right with this probability."""
-PLAYOUT_TURNS = 8
+PLAYOUT_TURNS = 6
 """A playout stops after this many turns (then ``evaluate``)."""
 PLAYOUT_MAX_MOVES = 200
 EVAL_TEMPERATURE = 3.0
+STRONG_MARGIN_SE = 1.0
+"""How sure a paired gain over the ``rules`` move must be (standard errors) to play another move."""
 
 
 def _synthetic_question(params: Mapping[str, Any]) -> dict[str, Any]:
@@ -508,32 +510,47 @@ def candidates(v: Mapping[str, Any], moves: list[Move], seat: int) -> list[Move]
 
 
 def strong(view: View, moves: list[Move], seat: int, rng: random.Random, budget: Budget) -> Move:
+    """Flat Monte Carlo over ``candidates`` with common random numbers: each round samples one
+    determinization and one playout seed and plays every candidate from it, so candidates are compared
+    on the same luck. It leaves the ``rules`` move only for a candidate whose mean paired gain over it
+    is positive by more than ``STRONG_MARGIN_SE`` standard errors. A playout counts as an iteration
+    of the budget; rounds are never cut short."""
     v = game_view(view)
     if len(moves) == 1:
         return moves[0]
     if moves[0]["type"] == "answer":  # searching over sampled keys would learn nothing
         return answer(v, moves, rng)
+    default = rules_move(v, moves, seat, rng)
     cands = candidates(v, moves, seat)
+    if default not in cands:
+        cands.append(default)
     if len(cands) == 1:
         return cands[0]
-    default = rules_move(v, moves, seat, rng)
-    totals = [0.0] * len(cands)
-    counts = [0] * len(cands)
+    d = cands.index(default)
+    gains: list[list[float]] = [[] for _ in cands]
     started = budget.start()
-    iterations = 0
-    while not budget.exhausted(started, iterations):
-        i = iterations % len(cands)
-        sim = Sim(ENGINE, ENGINE.determinize(v, seat, rng), rng)
-        sim.play(seat, cands[i])
-        sim.rollout(PLAYOUT_TURNS, PLAYOUT_MAX_MOVES)
-        totals[i] += evaluate(sim.state, seat)
-        counts[i] += 1
-        iterations += 1
-    if min(counts) == 0:
-        return default
-    means = [t / c for t, c in zip(totals, counts, strict=True)]
-    # ties (and noise within a hair) go to the rules move
-    best = max(range(len(cands)), key=lambda k: (round(means[k], 3), cands[k] == default))
+    playouts = 0
+    while not budget.exhausted(started, playouts + len(cands) - 1):
+        state = ENGINE.determinize(v, seat, rng)
+        seed = rng.getrandbits(63)
+        values = []
+        for move in cands:
+            sim = Sim(ENGINE, state, random.Random(seed))
+            sim.play(seat, move)
+            sim.rollout(PLAYOUT_TURNS, PLAYOUT_MAX_MOVES)
+            values.append(evaluate(sim.state, seat))
+        for k, value in enumerate(values):
+            gains[k].append(value - values[d])
+        playouts += len(cands)
+    best, best_z = d, 0.0
+    for k, g in enumerate(gains):
+        if k == d or len(g) < 2:
+            continue
+        mean = sum(g) / len(g)
+        var = sum((x - mean) ** 2 for x in g) / (len(g) - 1)
+        se = math.sqrt(var / len(g)) or 1e-9
+        if mean > 0 and mean / se > max(STRONG_MARGIN_SE, best_z):
+            best, best_z = k, mean / se
     return cands[best]
 
 

@@ -17,15 +17,15 @@ Everything else is copied from the view, so ``view(determinize(view, seat, rng),
 (tests/unit/bots/test_cityhopper_determinize.py). The FLAG answer list is shuffled by the hidden
 selector (``legal.answer_payloads``), so there the legal moves agree as a set, not in order. The
 bank's totals are not in a view: they are set so that the money balances (``invariants``).
-Pure: all randomness comes from ``rng``.
+Pure: all randomness comes from ``rng`` (``Rng``: ``random()`` and ``shuffle`` only).
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
 from typing import Any
 
+from services.games.engines.base import Rng
 from shared.cityhopper.grading import CHOICE_CATEGORIES, COLOURS, FLAG, ROAD_DISTANCE
 from shared.cityhopper.roads import default_routing
 
@@ -33,7 +33,7 @@ from .board import CITY_IDS
 from .state import CARD_IDS, SELECTOR_RANGE, EndCard, Player, State, pos_from_dict
 
 
-def determinize(view: Mapping[str, Any], seat: int, rng: random.Random) -> State:
+def determinize(view: Mapping[str, Any], seat: int, rng: Rng) -> State:
     n = int(view["num_players"])
     visible: set[str] = set()
     for pv in view["players"]:
@@ -133,19 +133,19 @@ def _chance(view: Mapping[str, Any], players: list[Player], pool: list[str]) -> 
     return ch
 
 
-def _question(qv: Mapping[str, Any] | None, rng: random.Random) -> dict[str, Any] | None:
+def _question(qv: Mapping[str, Any] | None, rng: Rng) -> dict[str, Any] | None:
     if qv is None:
         return None
     q = dict(qv)
     if q.get("stage") in ("external", "answer"):
-        q["selector"] = rng.randrange(SELECTOR_RANGE)
+        q["selector"] = min(SELECTOR_RANGE - 1, int(rng.random() * SELECTOR_RANGE))
     public = q.get("question")
     if public is not None:
         q["question"] = _with_key(dict(public), rng)
     return q
 
 
-def _with_key(q: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+def _with_key(q: dict[str, Any], rng: Rng) -> dict[str, Any]:
     """A guessed key for a public question (the real one is the question service's secret)."""
     category = q.get("category")
     if category == ROAD_DISTANCE:
@@ -155,12 +155,14 @@ def _with_key(q: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         q["reveal"] = {"km": km}
     elif category == FLAG:
         palette = [str(c) for c in q.get("palette") or COLOURS]
-        colours = rng.sample(palette, 2)
+        rng.shuffle(palette)
+        colours = palette[:2]
         q["key"] = {"colours": colours}
         q["reveal"] = {"colours": colours}
     elif category in CHOICE_CATEGORIES:
         options = [str(o["id"]) for o in q.get("options") or []]
-        right = rng.choice(options) if options else ""
+        rng.shuffle(options)
+        right = options[0] if options else ""
         q["key"] = {"option": right}
         q["reveal"] = {"answer": right}
     return q

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
@@ -15,6 +14,7 @@ from services.games.engines.base import (
     Move,
     MoveDoc,
     Outcome,
+    Rng,
 )
 
 from . import docs, views
@@ -164,7 +164,7 @@ class CityHopperEngine(Engine[State]):
     def redact_event(self, event: Event, seat: int | None, before: State, after: State) -> Event:
         return views.redact_event(event, seat)
 
-    def determinize(self, view: Mapping[str, Any], seat: int, rng: random.Random) -> State:
+    def determinize(self, view: Mapping[str, Any], seat: int, rng: Rng) -> State:
         """A full state consistent with ``seat``'s view: hidden end cards and deck orders sampled
         (``determinize.py``; issue 18, strong bots)."""
         return determinize(view, seat, rng)
