@@ -43,7 +43,9 @@ from services.games.engines.cityhopper.board import (
     CITY_IDS,
     CITY_OF_AIRPORT,
     EDGES_OF,
+    ISLANDS,
     WALKS,
+    Walk,
 )
 from services.games.engines.cityhopper.engine import CityHopperEngine
 from services.games.engines.cityhopper.state import (
@@ -51,6 +53,7 @@ from services.games.engines.cityhopper.state import (
     PRICE_CITY,
     PRICE_END_CITY,
     PRICE_FLIGHT,
+    TOLL,
     State,
 )
 from shared.cityhopper import catalog
@@ -61,8 +64,8 @@ ENGINE = CityHopperEngine()
 
 # --- the public board: shortest routes in steps ---------------------------------------------------
 
-TOLL_STEPS = 2
-"""A toll (CH-31, EUR 5) weighed as this many extra steps when choosing a route."""
+MONEY_STEPS = 0.4
+"""A euro of fare (CH-24) or toll (CH-31) weighed as this many steps when choosing a route."""
 FLIGHT_COST_STEPS = 3
 """A flight (CH-27): 2 steps to the destination airport square, 1 into its city (CH-29)."""
 
@@ -145,6 +148,7 @@ class Me:
         self.tickets: list[str] = list(self.p["tickets"])
         self.barred: list[str] = list(self.p["barred"])
         self.city, self.ahead = _position(self.p)
+        self._to_go: dict[str, float] | None = None
 
     def targets(self) -> list[str]:
         """Where to walk: its owned end cities (entering one is the final question, CH-42); owning
@@ -152,11 +156,44 @@ class Me:
         return self.owned_ends or self.ends
 
     def goal_distance(self, city: str) -> float:
-        """Steps from ``city`` to the nearest target (a barred target counts once it is free again)."""
-        targets = self.targets()
-        if not targets:
-            return 0.0
-        return float(min(_dist(city, t) for t in targets))
+        """Cost from ``city`` to the nearest target: steps plus ``MONEY_STEPS`` per euro of fares and
+        tolls on the way (a barred target counts: it is free again after the next right answer)."""
+        if self._to_go is None:
+            self._to_go = self._cost_to_go()
+        return self._to_go.get(city, 999.0)
+
+    def _cost_to_go(self) -> dict[str, float]:
+        """Dijkstra from the targets backwards. The costs are the ones ``walk`` weighs its first edge
+        with, so the greedy walk follows a cheapest route and cannot go round in circles."""
+        cost: dict[str, float] = {t: 0.0 for t in self.targets()}
+        heap = [(0.0, t) for t in cost]
+        heapq.heapify(heap)
+        while heap:
+            c, node = heapq.heappop(heap)
+            if c > cost[node]:
+                continue
+            for w in EDGES_OF[node]:
+                prev = w.other(node)
+                nc = c + w.steps + MONEY_STEPS * (self.fare(w, node) + self.toll_eur(node))
+                if nc < cost.get(prev, 1e9):
+                    cost[prev] = nc
+                    heapq.heappush(heap, (nc, prev))
+        return cost
+
+    def fare(self, w: Walk, far: str) -> int:
+        """CH-24 / CH-50: what a trip along ``w`` to ``far`` costs."""
+        if w.type != "boat" or (far in ISLANDS and "FREE_BOAT" in self.tickets):
+            return 0
+        return w.fare
+
+    def toll_eur(self, city: str) -> int:
+        """CH-31: EUR 5 for entering an opponent's city."""
+        owner = self.owners.get(city)
+        return TOLL if owner is not None and owner != self.seat else 0
+
+    def saving(self) -> bool:
+        """Owns none of its end cities and cannot pay one yet (CH-38)."""
+        return bool(self.ends) and not self.owned_ends and self.money < self.end_price()
 
     def end_price(self) -> int:
         """CH-38, CH-51 to CH-53."""
@@ -167,8 +204,7 @@ class Me:
         return PRICE_END_CITY
 
     def toll(self, city: str) -> float:
-        owner = self.owners.get(city)
-        return TOLL_STEPS if owner is not None and owner != self.seat else 0.0
+        return MONEY_STEPS * self.toll_eur(city)
 
 
 # --- rules ---------------------------------------------------------------------------------------
@@ -195,12 +231,19 @@ def rules_move(v: Mapping[str, Any], moves: list[Move], seat: int, rng: random.R
 
 
 def _edge_cost(me: Me, edge: str) -> float:
+    """Steps along ``edge`` plus the route on from its far city, with money weighed in steps.
+
+    While it saves for its first end city (owns none, cannot pay one, CH-38), money is what it needs:
+    short edges (more cities, more answers, CH-15 a per turn), no fares (CH-24) or tolls (CH-31),
+    and only a mild pull towards its end cities (standing next to a city it cannot buy yet is worth
+    little; without this it could ferry between an island and the coast for ever, fare against
+    reward). Otherwise the route counts in full and money only a little."""
     w = WALKS[edge]
     far = w.other(me.city)
-    cost = w.steps + me.goal_distance(far) + me.toll(far)
-    if w.type == "boat" and "FREE_BOAT" not in me.tickets:
-        cost += 0.5 * w.fare / 3  # CH-24: a fare, about a step's worth of money per EUR 3
-    return cost
+    money = me.fare(w, far) + me.toll_eur(far)
+    if me.saving():
+        return w.steps + 0.3 * me.goal_distance(far) + 1.0 * money
+    return w.steps + me.goal_distance(far) + MONEY_STEPS * money
 
 
 def walk(me: Me, moves: list[Move]) -> Move:
