@@ -77,7 +77,9 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return centre - half, centre + half
 
 
-def head_to_head(a: str, b: str, seeds: int, playouts: int = 20, first_seed: int = 1) -> dict[str, Any]:
+def head_to_head(
+    a: str, b: str, seeds: int, playouts: int = 20, first_seed: int = 1, progress: bool = False
+) -> dict[str, Any]:
     """``a`` against ``b`` over ``seeds`` seeds, each played twice with the seats swapped."""
     wins = unfinished = 0
     lengths: list[int] = []
@@ -92,6 +94,8 @@ def head_to_head(a: str, b: str, seeds: int, playouts: int = 20, first_seed: int
             answers += g.answers
             for level, ts in g.seconds.items():
                 seconds.setdefault(level, []).extend(ts)
+        if progress:
+            print(f"seed {k}: {a} won {wins} of {len(lengths)}", flush=True)
     n = 2 * seeds
     lengths.sort()
 
@@ -228,4 +232,4 @@ if __name__ == "__main__":  # pragma: no cover - the measurement, see the module
     a, b, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
     playouts = int(sys.argv[4]) if len(sys.argv) > 4 else 20
     first = int(sys.argv[5]) if len(sys.argv) > 5 else 1
-    print(a, "vs", b, head_to_head(a, b, n, playouts, first), flush=True)
+    print(a, "vs", b, head_to_head(a, b, n, playouts, first, progress=True), flush=True)
