@@ -8,12 +8,13 @@
 - ``strong``: flat determinized Monte Carlo: for each candidate move, sample states consistent with
   the seat's view (``CityHopperEngine.determinize``), play the move and then ``rules`` for every
   seat for a few turns with the engine's own ``decide``/``evolve``, and score the truncated end with
-  ``evaluate`` (remaining route to the end cities and money needed). The best mean wins.
+  ``evaluate`` (remaining route to the end cities and money needed); it leaves the ``rules`` move
+  only for a candidate with a clear paired gain (``strong``). Budget: one playout = one iteration.
 
 **Answers.** A bot never sees a question's key. ``rules``/``strong`` answer from public data only:
 
 - a road distance (CH-14, die 1): the built-in road estimate between the two cities' coordinates in
-  ``shared/data/cityhopper/cities.json`` (``shared.cityhopper.roads``, public); the listed guess
+  ``shared/cityhopper/data/cities.json`` (``shared.cityhopper.roads``, public); the listed guess
   nearest to it. When the question service routes with the same estimate this is always right;
   with real routing (OSRM) it is right when the estimate is within 15 %;
 - inhabitants (die 3): the option nearest (in ratio) to the population in ``cities.json``;
@@ -22,8 +23,10 @@
 - any other question (photos, mayors, statements): a uniformly random option from the bot's rng.
 
 In playouts the questions are not known at all, so correctness is modelled: every answer is right
-with probability ``PLAYOUT_P_CORRECT`` (a fixed number, about what ``rules`` achieves against the
-sample question pack, see the report in tests/unit/bots/test_cityhopper_levels.py).
+with probability ``PLAYOUT_P_CORRECT`` (0.9, fixed). ``rules`` answered 96.7 % right in 200
+rules-vs-rules games against self-play's provider (the bundled sample pack, whose missing
+categories fall back to generated inhabitants questions); 0.9 allows for real packs with photos and
+mayors, which the bot can only guess.
 """
 
 from __future__ import annotations
