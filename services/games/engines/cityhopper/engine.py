@@ -14,11 +14,13 @@ from services.games.engines.base import (
     Move,
     MoveDoc,
     Outcome,
+    Rng,
 )
 
 from . import docs, views
 from .board import CITY_IDS
 from .decide import decide
+from .determinize import determinize
 from .evolve import evolve
 from .invariants import check
 from .legal import legal_moves, selfplay_answers
@@ -161,6 +163,11 @@ class CityHopperEngine(Engine[State]):
 
     def redact_event(self, event: Event, seat: int | None, before: State, after: State) -> Event:
         return views.redact_event(event, seat)
+
+    def determinize(self, view: Mapping[str, Any], seat: int, rng: Rng) -> State:
+        """A full state consistent with ``seat``'s view: hidden end cards and deck orders sampled
+        (``determinize.py``; issue 18, strong bots)."""
+        return determinize(view, seat, rng)
 
     # --- checks ----------------------------------------------------------------------------
     def selfplay_moves(self, state: State, seat: int) -> list[Move]:
