@@ -219,7 +219,7 @@ def classify(request: str, base: str) -> tuple[str, str | None]:
         return "other", None  # data:, blob:, about:, chrome-extension: — nothing left the browser
     if f"{parts.scheme}://{parts.netloc}" != base:
         return "undocumented", None  # a call to another origin (a CDN...) is never allowed
-    if parts.path in STATIC_EXACT or parts.path.startswith(STATIC_PREFIXES):
+    if parts.path in STATIC_EXACT or parts.path.rstrip("/") in STATIC_EXACT or parts.path.startswith(STATIC_PREFIXES):
         return "static", None
     for pattern, methods, template in _templates(base):
         if pattern.match(parts.path) and (method in methods or method == "OPTIONS"):
