@@ -8,6 +8,7 @@ import json
 import random
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -63,6 +64,8 @@ class Match:
     api_moves: int = 0
     leak_checks: int = 0
     leaks: list[str] = field(default_factory=list)
+    # picks the move from the admin's game, the seat and its legal moves (else: the seeded RNG)
+    policy: Callable[[dict[str, Any], int, list[dict[str, Any]]], dict[str, Any]] | None = None
 
     # --- the API, as admin or as a seat ---------------------------------------------------------
     def get(self, path: str, token: str = ADMIN, **params: Any) -> Any:
@@ -89,7 +92,7 @@ class Match:
         found: list[dict[str, Any]] = []
         while True:
             page = self.get("/events", token, after=found[-1]["version"] if found else 0, limit=1000)
-            items = page["items"] if isinstance(page, dict) else page
+            items = page["events"]
             found += items
             if len(items) < 1000:
                 return found
@@ -129,7 +132,12 @@ class Match:
         legal = self.get("/legal-moves", self.seats[seat].token)
         offered = set(page["moves"])
         assert offered == {move_key(m) for m in legal["moves"]}, "the page offers exactly the legal moves"
-        key = move_key(planned[1]) if planned else self.rng.choice(sorted(offered))
+        if planned:
+            key = move_key(planned[1])
+        elif self.policy:
+            key = move_key(self.policy(game["view"], seat, legal["moves"]))
+        else:
+            key = self.rng.choice(sorted(offered))
         assert key in offered, (key, sorted(offered)[:10])
         b.click_move(key)
         self.clicks += 1
@@ -153,49 +161,70 @@ class Match:
             self.check_pages(game)
         return game
 
-    def post(self, seat: int, move: Any, version: int) -> None:
+    def post(self, seat: int, move: Any, version: int) -> dict[str, Any]:
         r = requests.post(f"{self.base}{GAMES}/games/{self.game_id}/moves", timeout=30,
                           json={"move": move, "expected_version": version},
                           headers={"Authorization": f"Bearer {self.seats[seat].token}"})
         assert r.status_code in {200, 201}, r.text[:500]
         self.api_moves += 1
+        return dict(r.json())
 
     # --- a position close to the end, reached through the public API -------------------------
-    def plan(self, seed: str = SEED, limit: int = 5000) -> list[tuple[int, Any]]:
+    def plan(self, seed: str = SEED, tries: int = 8, enough: int = 400, limit: int = 3000) -> list[tuple[int, Any]]:
         """The rest of the game as the seeded self-play policy plays it, found in process: the admin's
-        whole log folded into a table, chance drawn from the admin-fixed seed exactly as the server does."""
+        whole log folded into a table, chance drawn from the admin-fixed seed exactly as the server does.
+        Of ``tries`` policies the shortest game is taken (the first below ``enough`` moves)."""
         registry = default_registry()
-        d = self.detail()
-        engine = registry.get(d["game_type"])
-        table = Table(self.game_id)
-        for event in self.events():
-            table.apply(engine, event["type"], event["payload"])
-        assert table.progress is not None
-        seeds = table.seeds(bytes.fromhex(seed))
-        progress, rng, moves = table.progress, random.Random(self.rng.random()), []
-        while engine.outcome(progress.state) is None and len(moves) < limit:
-            seat = rng.choice(sorted(engine.to_move(progress.state)))
-            move = rng.choice(sorted(engine.selfplay_moves(progress.state, seat), key=move_key))
-            apply_move(engine, progress, seat, move, seeds)
-            moves.append((seat, move))
-        assert engine.outcome(progress.state) is not None, "the planned game ends"
-        return moves
+        engine = registry.get(self.detail()["game_type"])
+        events = self.events()
+        best: list[tuple[int, Any]] | None = None
+        for _ in range(tries):
+            table = Table(self.game_id)
+            for event in events:
+                table.apply(engine, event["type"], event["payload"])
+            assert table.progress is not None
+            seeds = table.seeds(bytes.fromhex(seed))
+            progress, rng = table.progress, random.Random(self.rng.random())
+            moves: list[tuple[int, Any]] = []
+            while engine.outcome(progress.state) is None and len(moves) < min(limit, len(best or [0] * limit)):
+                seat = rng.choice(sorted(engine.to_move(progress.state)))
+                move = rng.choice(sorted(engine.selfplay_moves(progress.state, seat), key=move_key))
+                apply_move(engine, progress, seat, move, seeds)
+                moves.append((seat, move))
+            if engine.outcome(progress.state) is not None and (best is None or len(moves) < len(best)):
+                best = moves
+            if best is not None and len(best) < enough:
+                break
+        assert best is not None, "a planned game ends"
+        return best
 
     def fast_forward_then_click(self, clicks: int, shots: str | None = None) -> dict[str, Any]:
         """Play the planned game through the API (each seat with its own token) until ``clicks`` moves are
         left, then click those in the pages."""
         planned = self.plan()
         game = self.settled()
+        version = game["version"]
         for seat, move in planned[:-clicks]:
-            assert seat in game["to_move"], "the server plays as planned"
-            self.post(seat, move, game["version"])
-            game = self.settled(game["version"])
+            version = self.post(seat, move, version)["version"]  # no chance waits on a worker here
+        game = self.settled(version - 1)
+        assert game["version"] == version and planned[-clicks][0] in game["to_move"], "the server played as planned"
         self.check_pages(game)
         for step, (seat, move) in enumerate(planned[-clicks:]):
             game = self.click(game, (seat, move))
             if shots and step == min(3, clicks // 2):
                 self.seats[0].browser.shot(f"{shots}-mid")
             self.check_pages(game)
+        return game
+
+    def policy_through_api(self, near_end: Callable[[dict[str, Any]], bool], limit: int = 400) -> dict[str, Any]:
+        """Play by the policy through the API (each seat with its own token) until ``near_end(game)``."""
+        assert self.policy is not None
+        game = self.settled()
+        while game["status"] == "running" and not near_end(game) and self.api_moves < limit:
+            seat = self.rng.choice(sorted(game["to_move"]))
+            legal = self.get("/legal-moves", self.seats[seat].token)["moves"]
+            self.post(seat, self.policy(game["view"], seat, legal), game["version"])
+            game = self.settled(game["version"])
         return game
 
     # --- reconnecting -------------------------------------------------------------------------

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from tests.browser import cityhopper_policy
 from tests.browser.conftest import ROOT, SCREENSHOTS
 from tests.browser.pages import Browser
 from tests.browser.play import Match, Seat, check_replay, create_by_admin
@@ -27,7 +28,7 @@ SHORT = {
     "paardenkoppen": (3, {"rounds": 1}),  # PK-21: one round
     "roparun": (2, {"section_length": 8, "sections": 2, "seven_max_pawns": 2}),  # B-1: the smallest board
     "hoppaa": (2, {"pawns_per_player": 1}),  # HP-R22: the quick version
-    "cityhopper": (2, {"starting_money": 10}),
+    "cityhopper": (2, {"starting_money": 100}),  # CH-3: money enough to buy both end cities at once
 }
 # games whose random play runs long: reached close to the end through the API, the rest clicked
 PLANNED_CLICKS = {"hoppaa": 30}
@@ -72,6 +73,10 @@ def test_a_whole_game_clicked_to_the_end(platform: Platform, browsers: Callable[
     match = seat_up(platform, browsers, game_type, n, options, seed=16)
     if game_type in PLANNED_CLICKS:
         game = match.fast_forward_then_click(PLANNED_CLICKS[game_type], shots=game_type)
+    elif game_type == "cityhopper":  # a player heading for its end cities; the last one's approach clicked
+        match.policy = cityhopper_policy.choose
+        match.policy_through_api(cityhopper_policy.near_end)
+        game = match.play_by_clicks(200, shots=game_type, reconnect_at=4)
     else:
         game = match.play_by_clicks(400, shots=game_type, reconnect_at=6)
     assert game["status"] == "finished", f"{game_type} ended after {match.clicks} clicks"
