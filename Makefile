@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: web run test lint typecheck layers unit integration e2e faults browser migrate bench install clean
+.PHONY: web web-unit run test lint typecheck layers unit integration e2e faults browser migrate bench install clean
 
 $(STAMP): pyproject.toml
 	@echo "speltafel: installing into $(VENV)" >&2
@@ -25,6 +25,10 @@ $(VENDOR): $(WEB)/package.json $(WEB)/package-lock.json
 	@touch $(VENDOR)
 
 web: $(VENDOR)
+
+# the web client's pure helpers (SSE parser, problem errors, 409 retry) under node's own test runner
+web-unit: $(VENDOR)
+	cd $(WEB) && node --test test/
 
 install: $(STAMP) $(VENDOR)
 
@@ -61,7 +65,7 @@ browser: $(STAMP) $(VENDOR)
 	$(BIN)/pytest tests/browser -s
 
 # migrate runs against DATABASE_URL (or the local default); the tests migrate their own fresh database
-test: $(STAMP) $(VENDOR) lint typecheck layers
+test: $(STAMP) $(VENDOR) lint typecheck layers web-unit
 	$(BIN)/speltafel migrate
 	@# the main tiers, the fault tier and the browser tier run side by side; all must pass
 	@flog=$$(mktemp /tmp/speltafel-faults.XXXXXX); blog=$$(mktemp /tmp/speltafel-browser.XXXXXX); \

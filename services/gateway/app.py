@@ -1,13 +1,12 @@
 """The gateway of ``make run``: one base URL for the four services (``/games/...`` is the games
 service's ``/...``, as docker-compose's nginx does it), their OpenAPI documents combined at
-``/openapi.json`` (interactive at ``/docs``) and an index page at ``/``.
+``/openapi.json`` (interactive at ``/docs``) and the web client (``services/web/static``) at ``/``.
 
 Answers stream through as they arrive (live event streams included); a service that does not answer
 is a 502 problem+json with ``Retry-After``."""
 
 from __future__ import annotations
 
-import html
 from collections.abc import Iterator, Mapping
 from importlib import resources
 from pathlib import Path
@@ -29,12 +28,17 @@ _DROP_REQUEST = {"host", "content-length"}
 _DROP_RESPONSE = {"content-length", "transfer-encoding"}
 
 
+WEB_ROOT = Path(__file__).resolve().parents[1] / "web" / "static"
+
+
 def _swagger_assets() -> Path:
     return Path(str(resources.files("flask_swagger_ui") / "dist"))
 
 
-def create_gateway_app(upstreams: Mapping[str, str]) -> Flask:
-    """``upstreams``: ``{service: its base URL}``; ``/<service>/...`` is forwarded there."""
+def create_gateway_app(upstreams: Mapping[str, str], web_root: Path = WEB_ROOT) -> Flask:
+    """``upstreams``: ``{service: its base URL}``; ``/<service>/...`` is forwarded there. ``web_root``: the
+    web client's static files (``services/web/static``), served at ``/`` with its ``js``, ``css``,
+    ``vendor`` and ``img`` folders."""
     upstreams = {name: url.rstrip("/") for name, url in upstreams.items()}
     app = Flask("gateway")
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES
@@ -45,26 +49,16 @@ def create_gateway_app(upstreams: Mapping[str, str]) -> Flask:
         return request.host_url.rstrip("/")
 
     @app.get("/")
-    def index() -> str:
-        rows = []
-        for name, upstream in upstreams.items():
-            try:
-                ready = http.get(upstream + "/readyz", timeout=1).status_code == 200
-            except requests.RequestException:
-                ready = False
-            rows.append(
-                f"<tr><td>{html.escape(name)}</td><td><code>/{name}/…</code></td>"
-                f"<td><a href='/{name}/docs'>/{name}/docs</a></td>"
-                f"<td><a href='/{name}/openapi.json'>openapi.json</a></td>"
-                f"<td>{'ready' if ready else 'down'}</td></tr>"
-            )
-        return (
-            "<!doctype html><html><head><meta charset='utf-8'><title>Speltafel</title></head><body>"
-            "<h1>Speltafel</h1><p>Every service under this one base URL; the whole API in one OpenAPI "
-            "document: <a href='/openapi.json'>/openapi.json</a> (interactive: <a href='/docs'>/docs</a>).</p>"
-            "<table border='1' cellpadding='6'><tr><th>service</th><th>path prefix</th><th>its docs</th>"
-            "<th>its spec</th><th>status</th></tr>" + "".join(rows) + "</table></body></html>"
-        )
+    def index() -> Response:  # the web client (services/web); today's service table is its #/status page
+        response = send_from_directory(web_root, "index.html")
+        response.headers["Cache-Control"] = "no-cache"
+        return response
+
+    @app.get("/<any(js, css, vendor, img):folder>/<path:filename>")
+    def web_files(folder: str, filename: str) -> Response:
+        response = send_from_directory(web_root / folder, filename)
+        response.headers["Cache-Control"] = "no-cache"  # revalidated (ETag): an edited module shows at once
+        return response
 
     @app.get("/healthz")
     def healthz() -> dict[str, Any]:

@@ -75,3 +75,22 @@ def test_the_proxy_times_out_slow_clients_and_every_http_deployment_gets_the_htt
         deployment = next(d for d in docs if d["kind"] == "Deployment" and d["metadata"]["name"] == name)
         container = deployment["spec"]["template"]["spec"]["containers"][0]
         assert {"configMapRef": {"name": "speltafel-http"}} in container["envFrom"]
+
+
+def test_compose_and_kubernetes_serve_the_web_client_beside_the_apis() -> None:
+    """Issue 16 item 1: the web client at / behind the same base URL as the APIs, its modules as JavaScript."""
+    compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())["services"]
+    assert compose["proxy"]["build"]["dockerfile"] == "deploy/web.Dockerfile"
+    dockerfile = (ROOT / "deploy" / "web.Dockerfile").read_text()
+    assert "npm ci" in dockerfile and "package-lock.json" in dockerfile and "/usr/share/nginx/html/vendor" in dockerfile
+    for conf in ("nginx.conf", "web-nginx.conf"):
+        nginx = (ROOT / "deploy" / conf).read_text()
+        assert "root /usr/share/nginx/html;" in nginx and "try_files /index.html" in nginx, conf
+        assert "default_type text/javascript" in nginx, conf  # .mjs is missing from some mime.types
+    docs = [d for d in yaml.safe_load_all((ROOT / "deploy" / "k8s" / "speltafel.yaml").read_text()) if d]
+    web = next(d for d in docs if d["kind"] == "Deployment" and d["metadata"]["name"] == "web")
+    assert web["spec"]["template"]["spec"]["containers"][0]["image"] == "speltafel-web:latest"
+    assert ("Service", "web") in {(d["kind"], d["metadata"]["name"]) for d in docs}
+    ingress = next(d for d in docs if d["kind"] == "Ingress" and d["metadata"]["name"] == "speltafel-web")
+    path = ingress["spec"]["rules"][0]["http"]["paths"][0]
+    assert path["path"] == "/" and path["backend"]["service"]["name"] == "web"

@@ -35,12 +35,14 @@ export async function rendererFor(gameType) {
   }
 }
 
-/** A readable label for a move: its type and payload in words. */
+/** A readable label for a move: its type in words and its other fields (moves are flat objects,
+ * `{type, ...fields}`, as GET .../legal-moves lists them). */
 export function moveLabel(move, t) {
   const words = t ? t(`move.${move.type}`) : move.type;
-  const payload = move.payload && typeof move.payload === "object"
-    ? Object.entries(move.payload).map(([k, v]) => `${k}: ${typeof v === "object" ? JSON.stringify(v) : v}`).join(", ")
-    : "";
+  const fields = move.payload && typeof move.payload === "object" ? move.payload
+    : Object.fromEntries(Object.entries(move).filter(([k]) => k !== "type"));
+  const payload = Object.entries(fields)
+    .map(([k, v]) => `${k}: ${v && typeof v === "object" ? JSON.stringify(v) : v}`).join(", ");
   return payload ? `${words} (${payload})` : words;
 }
 

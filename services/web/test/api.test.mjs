@@ -1,0 +1,67 @@
+// Unit checks of the client's API helpers (node --test; no browser, no server): the SSE parser, the
+// problem+json errors and the 409 reload-and-retry of a move. `make web-unit` runs them.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { makeMove, parseSse, Problem, readAnswer } from "../static/js/api.js";
+
+test("SSE text is cut into messages with id, event and data; a partial message waits for more", () => {
+  const text = "retry: 2000\n\nid: 1\nevent: GameCreated\ndata: {\"version\": 1}\n\n: keepalive\n\nid: 2\ndata: {\"ver";
+  const [messages, rest] = parseSse(text);
+  assert.deepEqual(messages, [
+    { id: null, event: "message", data: "", retry: 2000 },
+    { id: "1", event: "GameCreated", data: "{\"version\": 1}", retry: null },
+  ]);
+  assert.equal(rest, "id: 2\ndata: {\"ver");
+  const [more] = parseSse(rest + "sion\": 2}\r\n\r\n");
+  assert.deepEqual(JSON.parse(more[0].data), { version: 2 });
+  assert.equal(more[0].id, "2");
+});
+
+test("a problem+json answer becomes a Problem with its rule, code and the field it names", async () => {
+  const body = { type: "https://speltafel.example/problems/illegal-move", title: "Unprocessable Content", status: 422,
+    detail: "you must follow suit", rule: "KL-17", code: "must_follow", errors: { move: ["must follow suit"] } };
+  const answer = new Response(JSON.stringify(body), { status: 422, headers: { "Content-Type": "application/problem+json" } });
+  await assert.rejects(readAnswer(answer), (error) => {
+    assert.ok(error instanceof Problem && error instanceof Error);
+    assert.equal(error.status, 422);
+    assert.equal(error.rule, "KL-17");
+    assert.equal(error.code, "must_follow");
+    assert.equal(error.field, "move");
+    assert.equal(error.message, "you must follow suit");
+    return true;
+  });
+  assert.equal(await readAnswer(new Response(null, { status: 204 })), null);
+});
+
+const conflict = () => new Problem({ status: 409, title: "Conflict", detail: "stale version" }, 409);
+
+test("a 409 reloads and retries once at the new version with a new key when the move is still legal", async () => {
+  const calls = [];
+  const post = async (gameId, move, version, key) => {
+    calls.push({ version, key });
+    if (calls.length === 1) throw conflict();
+    return { version: version + 1, events: [] };
+  };
+  const move = { type: "play_card", card: "AS" };
+  const answer = await makeMove("g", move, 7, async () => ({ version: 9, moves: [{ card: "AS", type: "play_card" }] }), post);
+  assert.equal(answer.version, 10);
+  assert.deepEqual(calls.map((c) => c.version), [7, 9]);
+  assert.notEqual(calls[0].key, calls[1].key);
+  assert.match(calls[0].key, /^[0-9a-f-]{36}$/);
+});
+
+test("a 409 whose move is no longer legal is shown, not retried", async () => {
+  let posts = 0;
+  const post = async () => { posts += 1; throw conflict(); };
+  await assert.rejects(makeMove("g", { type: "pass" }, 7, async () => ({ version: 8, moves: [{ type: "bid", choice: "play" }] }), post),
+    (error) => error.status === 409);
+  assert.equal(posts, 1);
+});
+
+test("other errors are not retried", async () => {
+  let reloads = 0;
+  const post = async () => { throw new Problem({ status: 422, rule: "PK-12" }, 422); };
+  await assert.rejects(makeMove("g", { type: "pass" }, 1, async () => { reloads += 1; return { version: 1, moves: [] }; }, post),
+    (error) => error.rule === "PK-12");
+  assert.equal(reloads, 0);
+});
