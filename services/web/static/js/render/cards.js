@@ -11,16 +11,22 @@
 //     back   true: a face-down card (no data-card; the card is unknown).
 //     small  a smaller face (tricks, logs); dim: drawn faded (not playable now).
 //     lang   "nl" shows Dutch court letters (H V B = heer, vrouw, boer); default "en" (K Q J).
-//   Hand({ cards, moves, act, lang, label })  a fanned row of the reader's cards; a card with a listed move
-//            (move.card === card) is a button, the others are dimmed while there are card moves.
+//   Hand({ cards, moves, act, lang, label, order })  a fanned row of the reader's cards; a card with a listed
+//            move (move.card === card) is a button, the others are dimmed while there are card moves;
+//            order: a compare function to draw them sorted (handOrder(ranks) gives one).
 //   Backs({ count, max })   a small fan of face-down cards with the count (an opponent's hand).
 //   cardMoves(moves)        Map card -> the move whose `card` field is that card.
 //   TableLayout({ order, me, plate, trick, info, turn })  seats around an oval table: `order` lists the
 //            seats clockwise, the reader (`me`, or order[0] for spectators) at the bottom; plate(seat) draws a
-//            seat's name plate; trick = [{seat, card}] puts each card in front of its seat; info is drawn
+//            seat's name plate; trick = [{seat, card}] puts each card in front of its seat (lastTrick, the same shape,
+//            is drawn faded with lastLabel while trick is empty); info is drawn
 //            in a strip above the table (trump, contract, pot, ...); turn = the seat to move (highlighted).
 //   SuitIcon({ suit })  a suit symbol (S H D C), red or black; "none" draws "no trump" as a crossed circle.
 //   loadCss(url)        adds a stylesheet link once (renderers call it for their own css file).
+//   labels, seatName, eventLang, cardName, parseCard: small helpers the renderers share (see each).
+//
+// The renderers' describeEvent(event, t, [lang], [seats]) returns a sentence or null (unknown event); lang
+// defaults to t.lang, then <html lang>; seats ([{seat, display_name}]) names the players.
 import { html, moveKey } from "../lib.js";
 
 export function loadCss(url) {
@@ -122,12 +128,12 @@ const HEADS = { horse: 13, cow: 12, pig: 11, goat: 10 };
 
 export function Card({ card, move, act, back, small, dim, lang = "en", title, extraClass = "" }) {
   if (back) {
-    return html`<span class=${`card back${small ? " small" : ""} ${extraClass}`} aria-hidden="true"></span>`;
+    return html`<span class=${`pcard back${small ? " small" : ""} ${extraClass}`} aria-hidden="true"></span>`;
   }
   const p = parseCard(card);
   const colour = p.kind === "french" ? (RED.has(p.suit) ? "red" : "black") : p.kind === "animal" ? p.animal : "";
   const head = p.kind === "animal" && HEADS[p.animal] === p.rank;
-  const cls = `card face ${p.kind} ${colour}${small ? " small" : ""}${dim ? " dim" : ""}${head ? " head" : ""} ${extraClass}`;
+  const cls = `pcard face ${p.kind} ${colour}${small ? " small" : ""}${dim ? " dim" : ""}${head ? " head" : ""} ${extraClass}`;
   const label = title || cardName(card, lang);
   if (move && act) {
     return html`<button type="button" class=${`${cls} playable`} data-card=${card} data-move=${moveKey(move)}
@@ -144,7 +150,24 @@ export function cardMoves(moves) {
   return map;
 }
 
-export function Hand({ cards, moves, act, lang, label, placed }) {
+/** A compare function for drawing a hand sorted: suits in the order S H C D (colours alternate), each suit
+ * in `rankOrder` (e.g. ["10", "9", ..., "A"]); animal cards by animal, then rank. Display only. */
+export function handOrder(rankOrder = ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"]) {
+  const suits = ["S", "H", "C", "D"];
+  const key = (card) => {
+    const p = parseCard(card);
+    if (p.kind === "french") return [suits.indexOf(p.suit), rankOrder.indexOf(p.rank)];
+    if (p.kind === "animal") return [ANIMALS.indexOf(p.animal), p.rank];
+    return [99, 0];
+  };
+  return (a, b) => {
+    const [x, y] = [key(a), key(b)];
+    return x[0] - y[0] || x[1] - y[1];
+  };
+}
+
+export function Hand({ cards: given, moves, act, lang, label, placed, order }) {
+  const cards = order ? [...given].sort(order) : given;
   const byCard = cardMoves(moves);
   const anyMove = byCard.size > 0;
   const n = cards.length;
@@ -173,7 +196,7 @@ export function seatPoint(k, n) {
   return { x: -Math.sin(a), y: Math.cos(a) };
 }
 
-export function TableLayout({ order, me, plate, trick = [], info, turn, trickLabel }) {
+export function TableLayout({ order, me, plate, trick = [], info, turn, trickLabel, lastTrick, lastLabel }) {
   const n = order.length;
   const base = me === null || me === undefined || !order.includes(me) ? order[0] : me;
   const rel = (seat) => (order.indexOf(seat) - order.indexOf(base) + n) % n;
@@ -185,6 +208,11 @@ export function TableLayout({ order, me, plate, trick = [], info, turn, trickLab
     <div class="felt"></div>
     ${order.map((seat) => html`<div class=${`seat-plate${seat === turn ? " to-move" : ""}${seat === me ? " me" : ""}`}
         data-seat=${seat} style=${pos(seat)} key=${`p${seat}`}>${plate(seat)}</div>`)}
+    ${!trick.length && lastTrick && lastTrick.length ? html`<div class="trick last-trick" aria-label=${lastLabel}>
+      <span class="last-label">${lastLabel}</span>
+      ${lastTrick.map(({ seat, card }, i) => html`<span class="trick-card" data-seat=${seat} key=${`l${seat}`}
+          style=${`${pos(seat)};z-index:${i + 1}`}><${Card} card=${card} small=${true} /></span>`)}
+    </div>` : null}
     <div class="trick" aria-label=${trickLabel} data-testid="trick">
       ${trick.map(({ seat, card }, i) => html`<span class="trick-card" data-seat=${seat} key=${`t${seat}`}
           style=${`${pos(seat)};z-index:${i + 1}`}><${Card} card=${card} small=${true} /></span>`)}

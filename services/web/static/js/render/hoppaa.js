@@ -6,7 +6,7 @@
 import { html, moveKey } from "../lib.js";
 import { otherMoves } from "./index.js";
 import {
-  Backs, Card, Hand, SUIT_NAMES, SuitIcon, TableLayout, cardName, eventLang, labels, loadCss, seatName,
+  Backs, Card, Hand, SUIT_NAMES, handOrder, SuitIcon, TableLayout, cardName, eventLang, labels, loadCss, seatName,
 } from "./cards.js";
 
 loadCss("../../css/hoppaa.css");
@@ -27,11 +27,11 @@ const L = {
     green: "groen", red: "rood", pawn_green: "Groene pion", pawn_red: "Rode pion", steps: "+{n}", back: "−{n}",
     scores: "Scorebord", player: "Speler", pawns: "Pionnen", total: "Totaal", team: "Team {n}",
     tracks: "Scorespoor", start: "start", finish: "HopPaa", my_discard: "Jouw afgelegde kaart",
-    last_round: "Uitslag vorige ronde", made_word: "gemaakt", missed_word: "gemist", nothing: "geen zet",
+    last_round: "Uitslag van de ronde", made_word: "gemaakt", missed_word: "gemist", nothing: "geen zet",
     knocked: "{pawn} eraf gegooid", tricks_round: "Slagen deze ronde", won_by: "→ {name}",
     winner: "{name} wint!", winners: "{names} winnen!", game_over: "Spel afgelopen", spectator: "Je kijkt mee",
-    trick: "Huidige slag", phase_white_pawn: "witte pion", phase_bidding: "bieden", phase_play: "spelen",
-    phase_scoring: "tellen", phase_game_over: "afgelopen", you: "jij", scoring_of: "{name} zet een pion",
+    trick: "Huidige slag", last_trick: "Vorige slag", phase_white_pawn: "witte pion", phase_bidding: "bieden", phase_play: "spelen",
+    phase_scoring: "tellen", phase_deal: "delen", phase_game_over: "afgelopen", you: "jij", scoring_of: "{name} zet een pion",
     reserve: "reserve: {n}",
   },
   en: {
@@ -49,15 +49,16 @@ const L = {
     green: "green", red: "red", pawn_green: "Green pawn", pawn_red: "Red pawn", steps: "+{n}", back: "−{n}",
     scores: "Score sheet", player: "Player", pawns: "Pawns", total: "Total", team: "Team {n}",
     tracks: "Score track", start: "start", finish: "HopPaa", my_discard: "Your discard",
-    last_round: "Last round's results", made_word: "made", missed_word: "missed", nothing: "no move",
+    last_round: "Round results", made_word: "made", missed_word: "missed", nothing: "no move",
     knocked: "{pawn} knocked off", tricks_round: "Tricks this round", won_by: "→ {name}",
     winner: "{name} wins!", winners: "{names} win!", game_over: "Game over", spectator: "You are watching",
-    trick: "Current trick", phase_white_pawn: "white pawn", phase_bidding: "bidding", phase_play: "play",
-    phase_scoring: "scoring", phase_game_over: "finished", you: "you", scoring_of: "{name} moves a pawn",
+    trick: "Current trick", last_trick: "Previous trick", phase_white_pawn: "white pawn", phase_bidding: "bidding", phase_play: "play",
+    phase_scoring: "scoring", phase_deal: "dealing", phase_game_over: "finished", you: "you", scoring_of: "{name} moves a pawn",
     reserve: "reserve: {n}",
   },
 };
 
+const HAND_ORDER = handOrder(["10", "9", "8", "7", "6", "5", "4", "3", "2", "A"]); // HopPaa: the ace is lowest
 const GREEN_SQUARES = new Set([1, 7, 14, 21, 25]);
 const RED_DOTS = new Set([30, 32]);
 
@@ -208,8 +209,7 @@ export function renderTable(ctx) {
     </tbody></table>`;
 
   const results = view.results && view.results.length ? html`<div class="panel-title">${lb("last_round")}</div>
-    <ul class="hp-results">${view.results.map((r) => html`<li data-seat=${r.seat}>${name(r.seat)}: ${lb("bid", { n: r.bid })},
-      ${lb("tricks", { n: r.tricks })} — ${r.result === "made" ? lb("made_word") : lb("missed_word")}${r.pawn
+    <ul class="hp-results">${view.results.map((r) => html`<li data-seat=${r.seat}>${name(r.seat)}: ${`${lb("bid", { n: r.bid })}, ${lb("tricks", { n: r.tricks })}`} — ${r.result === "made" ? lb("made_word") : lb("missed_word")}${r.pawn
         ? html`, <span class=${`pawn inline ${r.pawn}`}></span> ${r.from} → ${r.to}${r.knocked_off ? html` (${lb("knocked", { pawn: lb(r.knocked_off) })})` : null}`
         : html` (${lb("nothing")})`}</li>`)}</ul>` : null;
 
@@ -224,19 +224,20 @@ export function renderTable(ctx) {
   const rest = otherMoves({ moves, act, t }, new Set([...placed, ...handMoveKeys(hand, moves)]));
   return html`<div class="card-game hoppaa" data-phase=${view.phase}>
     <div class="game-bar">
-      <span class=${`status${myTurn ? " mine" : ""}`} data-testid="status">${status}</span>
-      <span>${lb(`phase_${view.phase}`)}</span>
+      <span class=${`cg-status${myTurn ? " mine" : ""}`} data-testid="status">${status}</span>
+      <span>${(lb(`phase_${view.phase}`) === `phase_${view.phase}` ? view.phase : lb(`phase_${view.phase}`))}</span>
       ${seat === null ? html`<span>${lb("spectator")}</span>` : null}
     </div>
     <${TableLayout} order=${order} me=${seat} plate=${plate} turn=${turn} info=${trumpInfo}
-      trick=${view.trick ? view.trick.cards : []} trickLabel=${lb("trick")} />
+      trick=${view.trick ? view.trick.cards : []} trickLabel=${lb("trick")}
+      lastTrick=${view.trick_log && view.trick_log.length ? view.trick_log[view.trick_log.length - 1].cards : null} lastLabel=${lb("last_trick")} />
     ${whitePanel}
     ${bidPanel}
     ${scorePanel}
     ${hand && (hand.length || view.my_discard) ? html`<div class="hand-area">
       ${cardPrompt ? html`<div class="prompt card-prompt">${cardPrompt}</div>` : null}
       ${hand.length ? html`<${Hand} cards=${hand} moves=${moves.filter((m) => m.type === "play_card" || m.type === "discard")}
-        act=${act} lang=${lang} label=${lb("hand")} />` : null}
+        act=${act} lang=${lang} label=${lb("hand")} order=${HAND_ORDER} />` : null}
       ${view.my_discard ? html`<div class="my-discard">${lb("my_discard")}: <${Card} card=${view.my_discard} small=${true} lang=${lang} /></div>` : null}
     </div>` : null}
     ${rest}
@@ -255,6 +256,7 @@ function handMoveKeys(hand, moves) {
 
 /** A sentence for the event log; null for events this game does not know (the page describes those). */
 export function describeEvent(event, t, lang, seats) {
+  if (Array.isArray(lang)) [lang, seats] = [undefined, lang]; // also called as (event, t, seats)
   const l = eventLang(t, lang);
   const lb = labels(E, l, t, "hoppaa.event");
   const p = event.payload || {};

@@ -6,11 +6,12 @@
 import { html, moveKey } from "../lib.js";
 import { otherMoves } from "./index.js";
 import {
-  Backs, Card, Hand, SUIT_NAMES, SuitIcon, TableLayout, cardName, eventLang, labels, loadCss, seatName,
+  Backs, Card, Hand, SUIT_NAMES, handOrder, SuitIcon, TableLayout, cardName, eventLang, labels, loadCss, seatName,
 } from "./cards.js";
 
 loadCss("../../css/klapper.css");
 
+const HAND_ORDER = handOrder(["A", "10", "K", "Q", "J", "9"]); // the non-trump trick order (KL spec, section 2)
 const MELDS = {
   nl: { four_jacks: "vier boeren", four_of_a_kind: "carré", run5: "vijfde", run4: "vierde", run3: "derde", stuk: "stuk" },
   en: { four_jacks: "four jacks", four_of_a_kind: "four of a kind", run5: "run of five", run4: "run of four",
@@ -23,13 +24,13 @@ const L = {
     voorhand: "voorhand", speler: "Speler", troefmaker: "Troefmaker", playing_side: "spelende zijde",
     team: "Team {n}", you: "jij", your_turn: "Jij bent aan zet", turn_of: "{name} is aan zet",
     hand: "Jouw hand", hand_of: "Kaarten van {name}: {n}", play: "Speel een kaart",
-    bid1: "Spelen of passen met {suit} als troef?", bid2: "Iedereen paste: kies vrij een troefkleur of pas",
+    bid1: "Spelen of passen? Voorgestelde troef:", bid2: "Iedereen paste: kies vrij een troefkleur of pas",
     play_bid: "Spelen", pass: "Passen", choose: "{suit}", roem_prompt: "Roem melden (voor je kaart speelt)",
     declare: "Meld {melds}", roem: "Roem", no_roem: "geen roem", points: "Kaartpunten dit potje",
     roem_scored: "Roem gescoord", score: "Stand", target: "tot {n}", scores: "Scoreblad", side: "Zijde",
     last_trick: "laatste slag", tricks: "Slagen dit potje", won_by: "→ {name}", void: "geen spel (allen gepast)",
     winner: "{names} winnen!", winner_one: "{names} wint!", game_over: "Spel afgelopen", spectator: "Je kijkt mee",
-    trick: "Huidige slag", omboeren: "Omboeren", bid_play: "speelt", bid_pass: "past",
+    trick: "Huidige slag", prev_trick: "Vorige slag", omboeren: "Omboeren", bid_play: "speelt", bid_pass: "past",
     phase_omboeren: "omboeren", phase_bidding_1: "bieden (ronde 1)", phase_bidding_2: "bieden (ronde 2)",
     phase_play: "spelen", phase_game_over: "afgelopen", dead_hand: "dode hand: {n}", extras: "extra gedekt: {n}",
     won: "gehaald", lost: "nat", total: "Totaal",
@@ -39,13 +40,13 @@ const L = {
     voorhand: "voorhand", speler: "Speler", troefmaker: "Troefmaker", playing_side: "playing side",
     team: "Team {n}", you: "you", your_turn: "Your turn", turn_of: "{name} to move",
     hand: "Your hand", hand_of: "{name}'s cards: {n}", play: "Play a card",
-    bid1: "Play or pass with {suit} as trump?", bid2: "All passed: name any trump suit or pass",
+    bid1: "Play or pass? Proposed trump:", bid2: "All passed: name any trump suit or pass",
     play_bid: "Play", pass: "Pass", choose: "{suit}", roem_prompt: "Declare roem (before you play your card)",
     declare: "Declare {melds}", roem: "Roem", no_roem: "no roem", points: "Card points this deal",
     roem_scored: "Roem scored", score: "Score", target: "to {n}", scores: "Score sheet", side: "Side",
     last_trick: "last trick", tricks: "Tricks this deal", won_by: "→ {name}", void: "void deal (all passed)",
     winner: "{names} win!", winner_one: "{names} wins!", game_over: "Game over", spectator: "You are watching",
-    trick: "Current trick", omboeren: "Omboeren (dealing for jacks)", bid_play: "plays", bid_pass: "passes",
+    trick: "Current trick", prev_trick: "Previous trick", omboeren: "Omboeren (dealing for jacks)", bid_play: "plays", bid_pass: "passes",
     phase_omboeren: "omboeren", phase_bidding_1: "bidding (round 1)", phase_bidding_2: "bidding (round 2)",
     phase_play: "play", phase_game_over: "finished", dead_hand: "dead hand: {n}", extras: "extra face down: {n}",
     won: "made", lost: "failed", total: "Total",
@@ -96,15 +97,15 @@ export function renderTable(ctx) {
       ${winners.includes(s) ? html`<span class="badge winner">★</span>` : null}
     </span>
     ${bidding && lastBid(s) ? html`<span class="badges"><span class="badge bid">${bidWord(lastBid(s))}</span></span>` : null}
-    ${view.roem && view.roem[s] && view.roem[s].length ? html`<span class="badges"><span class="badge roem">${lb("roem")}:
-      ${view.roem[s].map((m) => MELDS[lang][m.type] || m.type).join(", ")}</span></span>` : null}
+    ${view.roem && view.roem[s] && view.roem[s].length ? html`<span class="badges"><span class="badge roem">${`${lb("roem")}: ${view.roem[s].map((m) => MELDS[lang][m.type] || m.type).join(", ")}`}</span></span>` : null}
     ${s !== seat && view.hand_sizes[s] > 0 ? html`<${Backs} count=${view.hand_sizes[s]} label=${lb("hand_of", { name: name(s), n: view.hand_sizes[s] })} />` : null}`;
 
   const info = html`<span><b>${lb("deal", { n: view.deal_no })}</b> · ${lb("target", { n: view.target })}</span>
     <span>${lb("trump")}: ${view.trump ? html`<${SuitIcon} suit=${view.trump} lang=${lang} /> ${SUIT_NAMES[lang][view.trump]}` : lb("trump_open")}</span>
     ${view.turned_card ? html`<span class="turned">${lb("turned")}: <${Card} card=${view.turned_card} small=${true} lang=${lang} /></span>` : null}
     ${view.speler !== null && view.speler !== undefined ? html`<span>${spelerWord}: ${name(view.speler)}</span>` : null}
-    ${view.dead_hand_size ? html`<span>${lb("dead_hand", { n: view.dead_hand_size })}</span>` : null}`;
+    ${view.dead_hand_size ? html`<span>${lb("dead_hand", { n: view.dead_hand_size })}</span>` : null}
+    ${view.extra_counts && view.extra_counts.some((k) => k > 0) ? html`<span>${lb("extras", { n: view.extra_counts.join(" / ") })}</span>` : null}`;
 
   // bidding and roem choices
   const btn = (m, text, cls = "") => {
@@ -117,7 +118,7 @@ export function renderTable(ctx) {
   const roemMoves = moves.filter((m) => m.type === "declare_roem");
   const proposed = view.turned_card ? view.turned_card.slice(-1) : null;
   const bidPanel = bidMoves.length || trumpMoves.length ? html`<div class="choice-panel" data-testid="choices">
-    <div class="prompt">${bidMoves.length ? html`${lb("bid1", { suit: "" })}` : lb("bid2")}
+    <div class="prompt">${bidMoves.length ? lb("bid1") : lb("bid2")}
       ${bidMoves.length && proposed ? html` <${SuitIcon} suit=${proposed} lang=${lang} /> ${SUIT_NAMES[lang][proposed]}` : null}</div>
     ${bidMoves.map((m) => btn(m, m.choice === "play" ? lb("play_bid") : m.choice === "pass" ? lb("pass") : m.choice))}
     ${trumpMoves.map((m) => btn(m, html`<${SuitIcon} suit=${m.suit} lang=${lang} /> ${SUIT_NAMES[lang][m.suit] || m.suit}`, "suit-button"))}
@@ -177,16 +178,18 @@ export function renderTable(ctx) {
   const rest = otherMoves({ moves, act, t }, placed);
   return html`<div class="card-game klapper" data-phase=${view.phase}>
     <div class="game-bar">
-      <span class=${`status${myTurn ? " mine" : ""}`} data-testid="status">${status}</span>
-      <span>${lb(`phase_${view.phase}`)}</span>
+      <span class=${`cg-status${myTurn ? " mine" : ""}`} data-testid="status">${status}</span>
+      <span>${(lb(`phase_${view.phase}`) === `phase_${view.phase}` ? view.phase : lb(`phase_${view.phase}`))}</span>
       ${seat === null ? html`<span>${lb("spectator")}</span>` : null}
     </div>
     <${TableLayout} order=${order} me=${seat} plate=${plate} turn=${view.turn} info=${info}
-      trick=${view.trick ? view.trick.cards : []} trickLabel=${lb("trick")} />
+      trick=${view.trick ? view.trick.cards : []} trickLabel=${lb("trick")}
+      lastTrick=${view.tricks && view.tricks.length ? view.tricks[view.tricks.length - 1].cards : null} lastLabel=${lb("prev_trick")} />
     ${bidPanel}
     ${hand && hand.length ? html`<div class="hand-area">
       ${playMoves.length ? html`<div class="prompt card-prompt">${lb("play")}</div>` : null}
-      <${Hand} cards=${hand} moves=${playMoves} act=${act} lang=${lang} label=${lb("hand")} /></div>` : null}
+      <${Hand} cards=${hand} moves=${playMoves} act=${act} lang=${lang} label=${lb("hand")}
+        order=${HAND_ORDER} /></div>` : null}
     ${roemPanel}
     ${rest}
     ${scores}
@@ -198,6 +201,7 @@ export function renderTable(ctx) {
 
 /** A sentence for the event log; null for events this game does not know (the page describes those). */
 export function describeEvent(event, t, lang, seats) {
+  if (Array.isArray(lang)) [lang, seats] = [undefined, lang]; // also called as (event, t, seats)
   const l = eventLang(t, lang);
   const lb = labels(E, l, t, "klapper.event");
   const p = event.payload || {};

@@ -4,7 +4,7 @@ Each file is what a renderer gets: {game_type, seat, seats, view, moves, events}
 (engine.view), its legal moves when it is to move, and the last game events in the API's shape, with
 chance values and other seats' discards left out. Run from the repository root:
 
-    .venv/bin/python services/web/static/dev/make_views.py
+    .venv/bin/python -m tests.web.make_views
 """
 
 from __future__ import annotations
@@ -20,11 +20,10 @@ from services.games.engines.base import CHANCE_EVENT, Engine, GameConfig
 from services.games.engines.registry import default_registry
 from services.games.service_layer.selfplay import seeds_for
 
-OUT = Path(__file__).resolve().parent / "views"
+OUT = Path(__file__).resolve().parents[2] / "services" / "web" / "static" / "dev" / "views"
 NAMES = ["Anna", "Bram", "Cor", "Daan", "Eva", "Fien"]
 View = dict[str, Any]
-# (file suffix, game type, variant filter, predicate on (view seen by all, engine progress), viewer choice)
-Pick = Callable[[View], bool]
+Pick = Callable[[View], bool]  # on the full view, plus "_legal": the move types of the seat to move
 
 
 def public_events(log: list[dict[str, Any]], seat: int | None) -> list[dict[str, Any]]:
@@ -82,14 +81,20 @@ def variant(engine: Engine[Any], n: int, **options: Any) -> GameConfig:
     raise LookupError((engine.game_type, n, options))
 
 
-def main() -> None:
+def build() -> dict[str, dict[str, Any]]:
+    """Every example table, by name (deterministic: seeded self-play)."""
     registry = default_registry("")
     hp, kl, pk = (registry.get(g) for g in ("hoppaa", "klapper", "paardenkoppen"))
     hp4 = variant(hp, 4, mode="solo", pawns_per_player=2)
-    made = (lambda v: v["phase"] == "scoring" and v["scoring"] and v["scoring"]["result"] == "made"
-            and len(v["scoring"]["steps"]) > 1 and v["round"] >= 3)
-    missed = (lambda v: v["phase"] == "scoring" and v["scoring"] and v["scoring"]["result"] == "missed"
-              and v["round"] >= 3)
+
+    def made(v: View) -> bool:
+        return bool(v["phase"] == "scoring" and v["scoring"] and v["scoring"]["result"] == "made"
+                    and len(v["scoring"]["steps"]) > 1 and v["round"] >= 3)
+
+    def missed(v: View) -> bool:
+        return bool(v["phase"] == "scoring" and v["scoring"] and v["scoring"]["result"] == "missed"
+                    and v["round"] >= 3)
+
     cases: dict[str, dict[str, Any]] = {
         "hoppaa-white-pawn": find(hp, hp4, lambda v: v["phase"] == "white_pawn", 1),
         "hoppaa-bidding": find(hp, hp4, lambda v: v["phase"] == "bidding" and not v["discard_pending"]
@@ -109,6 +114,8 @@ def main() -> None:
         "hoppaa-spectator": find(hp, variant(hp, 3, pawns_per_player=2),
                                  lambda v: v["phase"] == "play" and len(v["trick"]["cards"]) == 2
                                  and v["round"] >= 5, 10, spectator=True),
+        "hoppaa-three-bidding": find(hp, variant(hp, 3, pawns_per_player=2), lambda v: v["phase"] == "bidding"
+                                     and not v["discard_pending"] and all(b is None for b in v["bids"]), 12),
         "hoppaa-finished": find(hp, hp4, lambda v: v["phase"] == "game_over", 11, viewer=lambda v: 0),
     }
     kl4 = variant(kl, 4)
@@ -125,6 +132,7 @@ def main() -> None:
         "klapper-three": find(kl, variant(kl, 3), lambda v: v["phase"] == "play" and len(v["tricks"]) == 2
                               and len(v["trick"]["cards"]) == 1, 5),
         "klapper-two": find(kl, variant(kl, 2), lambda v: v["phase"] == "play" and len(v["tricks"]) == 1, 6),
+        "klapper-two-bidding": find(kl, variant(kl, 2), lambda v: v["phase"] == "bidding_1", 12),
         "klapper-six": find(kl, variant(kl, 6), lambda v: v["phase"] == "play" and len(v["trick"]["cards"]) == 4
                             and v["deal_no"] >= 2, 7),
         "klapper-spectator": find(kl, kl4, lambda v: v["phase"] == "play" and len(v["trick"]["cards"]) == 3,
@@ -140,6 +148,9 @@ def main() -> None:
                                         and v["pot"] > 0, 2),
         "paardenkoppen-pass": find(pk, pk4, lambda v: v["phase"] == "playing" and v["round_no"] >= 2
                                    and v["pot"] >= 3 and "pass" in v["_legal"], 3),
+        "paardenkoppen-head-card": find(pk, pk4, lambda v: v["phase"] == "playing" and "play_card" in v["_legal"]
+                                        and any(r["low"] == 1 and r["high"] == r["head_rank"] - 1
+                                                for r in v["rows"].values() if r["low"] is not None), 7),
         "paardenkoppen-six": find(pk, variant(pk, 6), lambda v: v["phase"] == "playing" and v["round_no"] >= 2
                                   and sum(len(r["cards"]) for r in v["rows"].values()) >= 30, 4),
         "paardenkoppen-spectator": find(pk, variant(pk, 3), lambda v: v["phase"] == "playing"
@@ -147,6 +158,11 @@ def main() -> None:
                                         spectator=True),
         "paardenkoppen-finished": find(pk, pk4, lambda v: v["phase"] == "finished", 6, viewer=lambda v: 0),
     }
+    return cases
+
+
+def main() -> None:
+    cases = build()
     OUT.mkdir(exist_ok=True)
     for name, case in cases.items():
         (OUT / f"{name}.json").write_text(json.dumps(case, separators=(",", ":")) + "\n", encoding="utf-8")
