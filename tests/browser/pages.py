@@ -135,10 +135,16 @@ class Browser:
             self.token = self.token.get("token")
         return self.player_id
 
-    def create_game(self, game_type: str, options: dict[str, Any]) -> str:
+    def create_game(self, game_type: str, num_players: int, options: dict[str, Any]) -> str:
         """The lobby's create form (generated from the options schema); it navigates to the table."""
         self.open("/")
         Select(self.one("[data-testid=create-game-type]")).select_by_value(game_type)
+        players = self.one("[data-testid=create-num-players]")
+        if players.tag_name == "select":
+            Select(players).select_by_value(str(num_players))
+        else:
+            players.clear()
+            players.send_keys(str(num_players))
         for key, value in options.items():
             field = self.one(f'[name="option.{key}"]')
             if field.tag_name == "select":
@@ -152,6 +158,10 @@ class Browser:
         self.one("[data-testid=create-submit]").click()
         table = self.one("#table[data-game-id]")
         return str(table.get_attribute("data-game-id"))
+
+    def take_seat_at_table(self, seat: int) -> None:
+        self.one(f'#table [data-testid=join][data-seat="{seat}"], [data-testid=join][data-seat="{seat}"]').click()
+        self.wait(lambda: (self.read() or {}).get("seat") == str(seat), 20, f"#table[data-seat={seat}]")
 
     def join_from_lobby(self, game_id: str, seat: int, client_seed: str | None = None) -> None:
         self.open("/")

@@ -40,12 +40,13 @@ def test_lobby_register_create_join_and_logout_call_only_documented_endpoints(
                       headers={"Authorization": f"Bearer {host.token}"})
     assert me.status_code == 200 and me.json()["id"] == host_id, me.text
     # a table through the create form (generated from GET /v1/game-types), joined from the guest's lobby
-    game_id = host.create_game("klapper", {"target": 1})
+    game_id = host.create_game("klapper", 2, {"target": 1})
+    host.take_seat_at_table(0)
     game = requests.get(f"{platform.base}/games/v1/games/{game_id}", timeout=10,
                         headers={"Authorization": f"Bearer {ADMIN}"}).json()
     assert game["game_type"] == "klapper" and game["options"]["target"] == 1
-    assert host_id in [s["player_id"] for s in game["seats"]]
-    free = next(s["seat"] for s in game["seats"] if s["player_id"] is None)
+    assert game["num_players"] == 2 and game["seats"][0]["player_id"] == host_id
+    free = 1
     guest.join_from_lobby(game_id, free, client_seed="gast-zaadje")
     game = requests.get(f"{platform.base}/games/v1/games/{game_id}", timeout=10,
                         headers={"Authorization": f"Bearer {ADMIN}"}).json()
