@@ -51,18 +51,14 @@ def seat_up(platform: Platform, browsers: Callable[[str], Browser], game_type: s
 
 
 def keep_screenshot(name: str) -> None:
-    """One small PNG per game for the README (docs/screenshots), from the test's own end screenshot."""
-    DOCS.mkdir(parents=True, exist_ok=True)
-    source = SCREENSHOTS / f"{name}-end.png"
-    if source.exists() and source.stat().st_size <= 200_000:
-        shutil.copyfile(source, DOCS / f"{name}.png")
-    elif source.exists():
-        try:
-            from PIL import Image  # optional: optimise a large PNG into a palette image
+    """One small PNG per game for the README (docs/screenshots): the end screenshot, as a palette PNG."""
+    from PIL import Image
 
-            Image.open(source).convert("P", palette=Image.Palette.ADAPTIVE).save(DOCS / f"{name}.png", optimize=True)
-        except ImportError:
-            shutil.copyfile(source, DOCS / f"{name}.png")
+    DOCS.mkdir(parents=True, exist_ok=True)
+    with Image.open(SCREENSHOTS / f"{name}-end.png") as shot:
+        assert shot.size == (1280, 800), shot.size
+        shot.convert("RGB").quantize(colors=128).save(DOCS / f"{name}.png", optimize=True)
+    assert (DOCS / f"{name}.png").stat().st_size < 200_000
 
 
 @pytest.mark.parametrize("game_type", list(SHORT))
