@@ -41,9 +41,15 @@ const live = document.querySelector('[data-testid=live]');
 return {game_id: d.gameId, game_type: d.gameType, version: +d.version, status: d.status, seat: d.seat,
   to_move: d.toMove, busy: d.busy, cards, moves, log, outcome,
   problem: problem ? {rule: problem.dataset.rule, status: problem.dataset.status, text: problem.textContent} : null,
-  live: live ? live.dataset.state : null, text: document.body.innerText,
-  attrs: [...document.querySelectorAll('body *')].flatMap(e => [...e.attributes].map(a => a.value))
-    .filter(v => v.length < 200).join('\\n')};
+  live: live ? live.dataset.state : null, text: arguments[0] ? document.body.innerText : '',
+  attrs: arguments[0] ? [...document.querySelectorAll('body *')].flatMap(e => [...e.attributes].map(a => a.value))
+    .filter(v => v.length < 200).join('\\n') : ''};
+"""
+
+
+READ_VERSION = """
+const t = document.querySelector('#table');
+return t ? [+t.dataset.version, t.dataset.busy] : null;
 """
 
 
@@ -177,16 +183,22 @@ class Browser:
         self.one(f'#table[data-game-id="{game_id}"]')
 
     # --- the table ----------------------------------------------------------------------------
-    def read(self) -> dict[str, Any] | None:
-        found = self.driver.execute_script(READ_TABLE)
+    def read(self, everything: bool = True) -> dict[str, Any] | None:
+        """The table's hooks; with ``everything`` also the page's text and every attribute value."""
+        found = self.driver.execute_script(READ_TABLE, everything)
         return dict(found) if found else None
 
-    def at_version(self, version: int, timeout: float = 30) -> dict[str, Any]:
+    def at_version(self, version: int, timeout: float = 30, everything: bool = True) -> dict[str, Any]:
         """The table once it shows ``version`` and is not busy posting a move."""
-        def ready() -> dict[str, Any] | None:
-            seen = self.read()
-            return seen if seen and seen["version"] >= version and seen["busy"] == "0" else None
-        return self.wait(ready, timeout, f"#table[data-version>={version}][data-busy=0]")
+        def ready() -> bool:
+            seen = self.driver.execute_script(READ_VERSION)
+            return bool(seen and seen[0] >= version and seen[1] == "0")
+        for _ in range(3):
+            self.wait(ready, timeout, f"#table[data-version>={version}][data-busy=0]")
+            found = self.read(everything)
+            if found and found["version"] >= version and found["busy"] == "0":
+                return found
+        raise AssertionError(f"[{self.name}] the table kept changing at version {version}")
 
     def click_move(self, key: str) -> None:
         for button in self.css("#table button[data-move]"):

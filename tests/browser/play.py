@@ -9,6 +9,7 @@ import random
 import re
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -64,6 +65,7 @@ class Match:
     api_moves: int = 0
     leak_checks: int = 0
     leaks: list[str] = field(default_factory=list)
+    pool: ThreadPoolExecutor = field(default_factory=lambda: ThreadPoolExecutor(6))  # one thread per browser
     # picks the move from the admin's game, the seat and its legal moves (else: the seeded RNG)
     policy: Callable[[dict[str, Any], int, list[dict[str, Any]]], dict[str, Any]] | None = None
 
@@ -109,8 +111,9 @@ class Match:
     def check_pages(self, game: dict[str, Any]) -> None:
         """Every page shows ``game``'s version, and none shows a card hidden from its reader."""
         full = strings(game["view"])
-        for reader in self.browsers:
-            page = reader.at_version(game["version"])
+
+        def check(reader: Browser) -> list[str]:
+            page = reader.at_version(game["version"], everything=game["game_type"] != "cityhopper")
             assert page["game_id"] == self.game_id
             own = self.detail(reader.token or ADMIN)
             assert own["version"] == game["version"], "no one moves while the pages are checked"
@@ -118,9 +121,12 @@ class Match:
             seen = [c for c in page["cards"] if c in hidden]
             if game["game_type"] != "cityhopper":  # its map names every city: only cards are compared
                 seen += sorted(hidden & set(WORD.findall(page["text"] + "\n" + page["attrs"])))
+            return sorted(set(seen))
+
+        for reader, seen in zip(self.browsers, self.pool.map(check, self.browsers), strict=True):
             self.leak_checks += 1
             if seen:
-                self.leaks.append(f"v{game['version']} {reader.name}: {sorted(set(seen))}")
+                self.leaks.append(f"v{game['version']} {reader.name}: {seen}")
         assert not self.leaks, self.leaks
 
     # --- moves --------------------------------------------------------------------------------
@@ -128,7 +134,7 @@ class Match:
         """The seat to move clicks a button of its page; returns the settled game after it."""
         seat = planned[0] if planned else self.rng.choice(sorted(game["to_move"]))
         b = self.seats[seat].browser
-        page = b.at_version(game["version"])
+        page = b.at_version(game["version"], everything=False)
         legal = self.get("/legal-moves", self.seats[seat].token)
         offered = set(page["moves"])
         assert offered == {move_key(m) for m in legal["moves"]}, "the page offers exactly the legal moves"
@@ -142,7 +148,7 @@ class Match:
         b.click_move(key)
         self.clicks += 1
         after = self.settled(game["version"])
-        mine = b.at_version(after["version"])
+        mine = b.at_version(after["version"], everything=False)
         assert mine["problem"] is None or not mine["problem"]["rule"], mine["problem"]
         return after
 
