@@ -26,9 +26,19 @@ SEED = "5a" * 32  # an admin-fixed server seed: the same deal every run
 WORD = re.compile(r"[\w-]+")
 
 
+def _as_js(value: Any) -> Any:
+    if isinstance(value, float) and value.is_integer():
+        return int(value)  # JavaScript writes 1.0 as 1
+    if isinstance(value, dict):
+        return {k: _as_js(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_as_js(v) for v in value]
+    return value
+
+
 def move_key(move: Any) -> str:
-    """The client's moveKey: canonical JSON with sorted keys."""
-    return json.dumps(move, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    """The client's moveKey: canonical JSON with sorted keys, as JSON.stringify writes it."""
+    return json.dumps(_as_js(move), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 def strings(node: Any) -> set[str]:
@@ -65,6 +75,7 @@ class Match:
     api_moves: int = 0
     leak_checks: int = 0
     leaks: list[str] = field(default_factory=list)
+    reader_events: dict[str, tuple[int, set[str]]] = field(default_factory=dict)
     pool: ThreadPoolExecutor = field(default_factory=lambda: ThreadPoolExecutor(6))  # one thread per browser
     # picks the move from the admin's game, the seat and its legal moves (else: the seeded RNG)
     policy: Callable[[dict[str, Any], int, list[dict[str, Any]]], dict[str, Any]] | None = None
@@ -117,7 +128,8 @@ class Match:
             assert page["game_id"] == self.game_id
             own = self.detail(reader.token or ADMIN)
             assert own["version"] == game["version"], "no one moves while the pages are checked"
-            hidden = full - strings(own["view"])
+            # what the reader may see: its view now and every event as the server redacts it for it
+            hidden = full - strings(own["view"]) - self.seen_in_events(reader)
             seen = [c for c in page["cards"] if c in hidden]
             if game["game_type"] != "cityhopper":  # its map names every city: only cards are compared
                 seen += sorted(hidden & set(WORD.findall(page["text"] + "\n" + page["attrs"])))
@@ -129,6 +141,18 @@ class Match:
                 self.leaks.append(f"v{game['version']} {reader.name}: {seen}")
         assert not self.leaks, self.leaks
 
+    def seen_in_events(self, reader: Browser) -> set[str]:
+        last, seen = self.reader_events.get(reader.name, (0, set()))
+        while True:
+            items = self.get("/events", reader.token or ADMIN, after=last, limit=1000)["events"]
+            for item in items:
+                seen |= strings(item["payload"])
+                last = item["version"]
+            if len(items) < 1000:
+                break
+        self.reader_events[reader.name] = (last, seen)
+        return seen
+
     # --- moves --------------------------------------------------------------------------------
     def click(self, game: dict[str, Any], planned: tuple[int, Any] | None = None) -> dict[str, Any]:
         """The seat to move clicks a button of its page; returns the settled game after it."""
@@ -136,8 +160,9 @@ class Match:
         b = self.seats[seat].browser
         page = b.at_version(game["version"], everything=False)
         legal = self.get("/legal-moves", self.seats[seat].token)
-        offered = set(page["moves"])
-        assert offered == {move_key(m) for m in legal["moves"]}, "the page offers exactly the legal moves"
+        offered, listed = set(page["moves"]), {move_key(m) for m in legal["moves"]}
+        assert offered == listed, f"the page offers exactly the legal moves: extra {sorted(offered - listed)[:5]}, " \
+            f"missing {sorted(listed - offered)[:5]}"
         if planned:
             key = move_key(planned[1])
         elif self.policy:
