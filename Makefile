@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: web web-unit run test lint typecheck layers unit integration e2e faults migrate bench install clean
+.PHONY: web web-unit run test lint typecheck layers unit integration e2e faults browser migrate bench install clean
 
 $(STAMP): pyproject.toml
 	@echo "speltafel: installing into $(VENV)" >&2
@@ -60,16 +60,23 @@ e2e: $(STAMP)
 faults: $(STAMP)
 	$(BIN)/pytest tests/faults -s
 
+# the browser tier (tests/browser): Debian's Chromium headless through chromedriver against the real stack
+browser: $(STAMP) $(VENDOR)
+	$(BIN)/pytest tests/browser -s
+
 # migrate runs against DATABASE_URL (or the local default); the tests migrate their own fresh database
 test: $(STAMP) $(VENDOR) lint typecheck layers web-unit
 	$(BIN)/speltafel migrate
-	@# the main tiers and the fault tier run side by side; both must pass
-	@log=$$(mktemp /tmp/speltafel-faults.XXXXXX); \
-	$(BIN)/pytest tests/faults -s > $$log 2>&1 & faults=$$!; \
-	$(BIN)/pytest -n 2 --dist loadfile tests --ignore=tests/faults; main=$$?; \
-	wait $$faults; rc=$$?; echo "--- the fault tier (tests/faults), log $$log:"; \
-	if [ $$rc -ne 0 ]; then tail -n 120 $$log; else grep -E 'faults: |passed|failed' $$log; fi; \
-	test $$main -eq 0 && test $$rc -eq 0
+	@# the main tiers, the fault tier and the browser tier run side by side; all must pass
+	@flog=$$(mktemp /tmp/speltafel-faults.XXXXXX); blog=$$(mktemp /tmp/speltafel-browser.XXXXXX); \
+	$(BIN)/pytest tests/faults -s > $$flog 2>&1 & faults=$$!; \
+	$(BIN)/pytest tests/browser -s > $$blog 2>&1 & browser=$$!; \
+	$(BIN)/pytest -n 2 --dist loadfile tests --ignore=tests/faults --ignore=tests/browser; main=$$?; \
+	wait $$faults; rc=$$?; echo "--- the fault tier (tests/faults), log $$flog:"; \
+	if [ $$rc -ne 0 ]; then tail -n 120 $$flog; else grep -E 'faults: |passed|failed' $$flog; fi; \
+	wait $$browser; brc=$$?; echo "--- the browser tier (tests/browser), log $$blog:"; \
+	if [ $$brc -ne 0 ]; then tail -n 120 $$blog; else grep -E 'browser: |passed|failed|skipped' $$blog; fi; \
+	test $$main -eq 0 && test $$rc -eq 0 && test $$brc -eq 0
 
 bench: $(STAMP)
 	@$(BIN)/python -m bench.run

@@ -18,7 +18,6 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +29,7 @@ from services.cli import SERVICES
 from tests.conftest import redis_db
 from tests.e2e.conftest import ADMIN
 from tests.support.infra import redis_test_url
-from tests.support.processes import stop_group
+from tests.support.platform import Platform, free_port, platform_for
 
 pytestmark = pytest.mark.e2e
 ROOT = Path(__file__).resolve().parents[2]
@@ -38,63 +37,10 @@ GENERATOR = Path(sys.executable).with_name("openapi-python-client")
 SEED = "5e" * 32  # admin-fixed server seed: the same deal every run
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-@dataclass
-class Platform:
-    proc: subprocess.Popen[bytes]
-    base: str
-    direct: dict[str, str]
-    data: Path
-    output: Path
-    database_url: str
-    redis_url: str
-
-    def terminal(self) -> str:
-        return self.output.read_text(errors="replace")
-
-    def interrupt(self) -> int:
-        """Ctrl-C, as the terminal sends it."""
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGINT)
-            try:
-                self.proc.wait(60)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-                self.proc.wait(5)
-        return int(self.proc.returncode)
-
-
 @pytest.fixture(scope="module")
 def platform(test_database, backends, tmp_path_factory) -> Iterator[Platform]:  # type: ignore[no-untyped-def]
-    tmp = tmp_path_factory.mktemp("make-run")
-    ports = {name: free_port() for name in SERVICES}
-    index = free_port()
-    redis_url = redis_test_url(backends.redis_url, redis_db())
-    env = {k: v for k, v in os.environ.items() if not k.endswith("_URL") and k != "LOG_DIR"}
-    env |= {f"{name.upper()}_PORT": str(port) for name, port in ports.items()}
-    env |= dict(DATABASE_URL=test_database.url, REDIS_URL=redis_url, ADMIN_TOKEN=ADMIN, SPELTAFEL_PORT=str(index),
-                SPELTAFEL_HOST="127.0.0.1", SPELTAFEL_DATA_DIR=str(tmp / "data"), RATE_LIMITS="off",
-                LOG_LEVEL="INFO", PYTHONUNBUFFERED="1")
-    output = tmp / "terminal.txt"
-    with output.open("wb") as out:
-        proc = subprocess.Popen([sys.executable, "-m", "services.cli", "run"], env=env, cwd=ROOT, stdout=out,
-                                stderr=subprocess.STDOUT, start_new_session=True)
-    found = Platform(proc, f"http://127.0.0.1:{index}", {n: f"http://127.0.0.1:{p}" for n, p in ports.items()},
-                     tmp / "data", output, test_database.url, redis_url)
-    try:
-        deadline = time.monotonic() + 240
-        while "Ctrl-C stops everything" not in found.terminal():
-            assert proc.poll() is None, found.terminal()[-4000:]
-            assert time.monotonic() < deadline, "make run printed no banner in 240 s:\n" + found.terminal()[-4000:]
-            time.sleep(0.3)
+    with platform_for(test_database, backends, tmp_path_factory.mktemp("make-run"), ADMIN, redis_db()) as found:
         yield found
-    finally:
-        stop_group(proc, grace=60)
 
 
 def test_banner_comes_once_everything_answers_and_names_the_one_base_url(platform: Platform) -> None:
