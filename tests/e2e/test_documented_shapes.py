@@ -17,6 +17,8 @@ from openapi_schema_validator import OAS30Validator
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT4
 
+from services.bots.domain.budget import fixed_budget
+from services.bots.domain.levels import choose
 from services.games.domain.table import Table
 from services.games.engines.base import Engine
 from services.games.engines.registry import BUILTIN, default_registry
@@ -28,6 +30,9 @@ from tests.e2e.test_cityhopper_with_questions import stack  # noqa: F401  (the C
 pytestmark = pytest.mark.e2e
 SPEC = "urn:speltafel:games-openapi"
 MAX_STEPS = 3_000
+# CityHopper's random games have a long tail (387 to over 5,000 moves over 29 seeds): its seats play the
+# `rules` bot instead, from each seat's own view and legal moves (200 of 200 such games ended, p50 83 moves).
+BOT_PLAYED = {"cityhopper"}
 
 
 class Documented:
@@ -98,7 +103,6 @@ def play_documented(base: str, game_type: str, pump: Callable[[], int] | None = 
                                        "options": options})
     game_id = documented.check(created, "post", "/v1/games")["id"]
     detail = f"/v1/games/{game_id}"
-    chooser = random.Random(game_type)
     mirror, mirrored, after = Table(game_id), 0, 0
     illegal_checked = False
     for _ in range(MAX_STEPS):
@@ -117,6 +121,7 @@ def play_documented(base: str, game_type: str, pump: Callable[[], int] | None = 
         for event in admin.get(f"{detail}/events", params={"after": mirrored}).json()["events"]:
             mirror.apply(engine, event["type"], event["payload"])
             mirrored = event["version"]
+        chooser = random.Random(f"{game_type}:{full['version']}")  # per step: one different draw stays local
         seat = chooser.choice(full["to_move"])
         if not illegal_checked:
             wrong = seats[seat].post(f"{detail}/moves", {"move": {"type": "no_such_move"},
@@ -131,12 +136,17 @@ def play_documented(base: str, game_type: str, pump: Callable[[], int] | None = 
             documented.check(anonymous, "post", "/v1/games/{game_id}/moves")
             illegal_checked = True
         assert mirror.progress is not None
-        move = chooser.choice(engine.selfplay_moves(mirror.progress.state, seat))
+        if game_type in BOT_PLAYED:
+            own = seats[seat].get(detail).json()
+            listed = seats[seat].get(f"{detail}/legal-moves").json()["moves"]
+            move = choose(game_type, "rules", own, listed, seat, chooser, fixed_budget())
+        else:
+            move = chooser.choice(engine.selfplay_moves(mirror.progress.state, seat))
         answer = seats[seat].post(f"{detail}/moves", {"move": move, "expected_version": full["version"]})
         assert answer.status_code == 201, answer.text
         documented.check(answer, "post", "/v1/games/{game_id}/moves")
     final = admin.get(detail).json()
-    assert final["status"] == "finished", "the game reached its end"
+    assert final["status"] == "finished", f"the game reached its end (version {final['version']})"
     for client in [spectator, *seats]:
         documented.check_game(client.get(detail), game_type)
         documented.check(client.get(f"{detail}/events"), "get", "/v1/games/{game_id}/events")
