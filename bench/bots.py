@@ -55,6 +55,22 @@ GAMES: dict[str, BenchGame] = {
         strong_iterations=8,
         note="2 players head to head; quick version (one pawn each, HP-R22) to fit 200 games",
     ),
+    "paardenkoppen": BenchGame(
+        GameConfig(3, {"rounds": 1}),
+        strong_iterations=60,
+        note="3 players (the smallest table): one bot of the level against two of the level below, seats "
+        "rotating; one round a game to fit 200 games",
+    ),
+    "roparun": BenchGame(
+        GameConfig(2, {}),
+        strong_iterations=5,
+        note="2 players head to head; strong at 5 playouts a move (an engine playout takes ~0.1 s)",
+    ),
+    "cityhopper": BenchGame(
+        GameConfig(2, {}),
+        strong_iterations=20,
+        note="2 players head to head; questions from self-play's sample pack; strong at 20 playouts a move",
+    ),
 }
 
 
