@@ -13,8 +13,17 @@ import { moveKey } from "./lib.js";
 export const TOKEN_KEY = "speltafel.token";
 export const PLAYER_KEY = "speltafel.player";
 
+export const TAB_KEY = "speltafel.tab"; // sessionStorage: this tab plays as its own player
+
+/** Where the identity lives: this tab's sessionStorage once it plays as another player (so several
+ * tabs of one browser can sit at one table as different players), else the browser's localStorage. */
+export function identityStorage() {
+  if (!globalThis.localStorage) return null;
+  return globalThis.sessionStorage?.getItem(TAB_KEY) ? sessionStorage : localStorage;
+}
+
 export function token() {
-  return globalThis.localStorage ? localStorage.getItem(TOKEN_KEY) : null;
+  return identityStorage()?.getItem(TOKEN_KEY) ?? null;
 }
 
 /** An error answer of the API, or a network failure (status 0). */

@@ -5,7 +5,7 @@
 //   #/players/<id>         profile        #/status              the services and their docs
 import { html, render, useEffect, useState } from "./lib.js";
 import { api } from "./api.js";
-import { getState, logOut, setLang, useStore } from "./state.js";
+import { anotherPlayerInThisTab, getState, logOut, setLang, useStore } from "./state.js";
 import { currentPath } from "./router.js";
 import { t } from "./i18n.js";
 import { LobbyPage } from "./pages/lobby.js";
@@ -60,7 +60,9 @@ function Header() {
       ${store.player ? html`
         <a data-testid="me" data-player-id=${store.player.id} href=${`#/players/${store.player.id}`}
           title=${t("nav.profile")}>${store.player.display_name}</a>
-        <button type="button" data-testid="logout" disabled=${busy} onClick=${logout}>${t("me.logout")}</button>` : null}
+        <button type="button" data-testid="logout" disabled=${busy} onClick=${logout}>${t("me.logout")}</button>
+        ${store.tabOnly ? null : html`<button type="button" data-testid="another-player" title=${t("me.anotherHint")}
+          onClick=${anotherPlayerInThisTab}>${t("me.another")}</button>`}` : null}
       <button type="button" data-testid="lang" data-lang=${store.lang} lang=${other}
         aria-label=${t("lang.label")} onClick=${() => setLang(other)}>${t("lang.toggle")}</button>
     </div>

@@ -1,16 +1,17 @@
 // The client's small store: who is logged in, the language, the game types (fetched once). Pages
 // subscribe with useStore(); everything else is fetched per page from the API.
 import { useEffect, useState } from "./lib.js";
-import { PLAYER_KEY, TOKEN_KEY } from "./api.js";
+import { PLAYER_KEY, TAB_KEY, TOKEN_KEY, identityStorage } from "./api.js";
 
 const LANG_KEY = "speltafel.lang";
 
 function readPlayer() {
-  try { return JSON.parse(localStorage.getItem(PLAYER_KEY) || "null"); } catch { return null; }
+  try { return JSON.parse(identityStorage().getItem(PLAYER_KEY) || "null"); } catch { return null; }
 }
 
 const state = {
-  token: localStorage.getItem(TOKEN_KEY),
+  token: identityStorage().getItem(TOKEN_KEY),
+  tabOnly: Boolean(sessionStorage.getItem(TAB_KEY)), // this tab plays as its own player
   player: readPlayer(), // {id, display_name}
   lang: localStorage.getItem(LANG_KEY) || ((navigator.language || "nl").startsWith("en") ? "en" : "nl"),
   gameTypes: null,
@@ -40,15 +41,28 @@ export function useStore() {
 
 export function logIn(created) {
   const player = { id: created.id, display_name: created.display_name };
-  localStorage.setItem(TOKEN_KEY, created.token);
-  localStorage.setItem(PLAYER_KEY, JSON.stringify(player));
+  identityStorage().setItem(TOKEN_KEY, created.token);
+  identityStorage().setItem(PLAYER_KEY, JSON.stringify(player));
   setState({ token: created.token, player });
 }
 
+/** Forget the identity (its token is revoked by the caller). A tab with its own player goes back to
+ * the browser's shared one. */
 export function logOut() {
-  localStorage.removeItem(TOKEN_KEY);
-  localStorage.removeItem(PLAYER_KEY);
-  setState({ token: null, player: null });
+  const storage = identityStorage();
+  storage.removeItem(TOKEN_KEY);
+  storage.removeItem(PLAYER_KEY);
+  sessionStorage.removeItem(TAB_KEY);
+  setState({ token: identityStorage().getItem(TOKEN_KEY), player: readPlayer(), tabOnly: false });
+}
+
+/** Play as another player in this tab only: the registration form appears; the browser's other tabs
+ * keep their player (nothing is revoked). */
+export function anotherPlayerInThisTab() {
+  sessionStorage.setItem(TAB_KEY, "1");
+  sessionStorage.removeItem(TOKEN_KEY);
+  sessionStorage.removeItem(PLAYER_KEY);
+  setState({ token: null, player: null, tabOnly: true });
 }
 
 export function setLang(lang) {
@@ -59,5 +73,6 @@ export function setLang(lang) {
 
 // another tab logged in or out: follow it
 window.addEventListener("storage", (e) => {
+  if (sessionStorage.getItem(TAB_KEY)) return; // this tab has its own player
   if (e.key === TOKEN_KEY || e.key === PLAYER_KEY) setState({ token: localStorage.getItem(TOKEN_KEY), player: readPlayer() });
 });
