@@ -96,6 +96,7 @@ export const api = {
   games: (query) => g("GET", "/v1/games", { query }),
   createGame: (body) => g("POST", "/v1/games", { body }),
   game: (gameId) => g("GET", `/v1/games/${id(gameId)}`),
+  seatBot: (gameId, seat, level) => g("POST", `/v1/games/${id(gameId)}/seats/${seat}/bot`, { body: { level } }),
   join: (gameId, seat, clientSeed) =>
     g("POST", `/v1/games/${id(gameId)}/join`, { body: clientSeed ? { seat, client_seed: clientSeed } : { seat } }),
   legalMoves: (gameId) => g("GET", `/v1/games/${id(gameId)}/legal-moves`),

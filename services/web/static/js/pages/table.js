@@ -10,12 +10,27 @@ import { api, gameEvents, makeMove, Problem } from "../api.js";
 import { getState, useStore } from "../state.js";
 import { t } from "../i18n.js";
 import { genericTable, rendererFor } from "../render/index.js";
-import { gameTitle, genericDescribe, LiveBadge, Loading, ProblemBox, seatName } from "./common.js";
+import { gameTitle, genericDescribe, LiveBadge, Loading, Option, ProblemBox, seatName } from "./common.js";
 
 const ENDED = new Set(["finished", "aborted"]);
 
 /** The seats' names and the table's status line. */
-function Seats({ game, mySeat, onJoin, busy }) {
+const BOT_LEVELS = ["random", "rules", "strong"];
+
+/** An open seat's "put a bot here" (the table's creator or an admin may; anyone else gets the 403). */
+function AddBot({ seat, onBot, busy }) {
+  const [level, setLevel] = useState("rules");
+  return html`<span class="add-bot">
+    <select data-testid="bot-level" data-seat=${seat} aria-label=${t("bot.level")} value=${level}
+      onChange=${(e) => setLevel(e.target.value)}>
+      ${BOT_LEVELS.map((l) => html`<${Option} value=${l} selected=${l === level}>${t(`bot.${l}`)}<//>`)}
+    </select>
+    <button type="button" data-testid="add-bot" data-seat=${seat} disabled=${busy}
+      onClick=${() => onBot(seat, level)}>${t("bot.add")}</button>
+  </span>`;
+}
+
+function Seats({ game, mySeat, onJoin, onBot, busy }) {
   return html`<ol class="seats" start="0">
     ${game.seats.map((s) => html`<li class=${[
       "seat",
@@ -25,11 +40,15 @@ function Seats({ game, mySeat, onJoin, busy }) {
       <span class="seat-no">${s.seat}</span>
       ${s.player_id
         ? html`<a href=${`#/players/${s.player_id}`}>${s.display_name || s.player_id.slice(0, 8)}</a>
+            ${s.bot ? html` <span class="bot-badge" data-testid="bot-badge" data-level=${s.bot.level}>${t("bot.badge", { level: t(`bot.${s.bot.level}`) })}</span>` : null}
             ${s.seat === mySeat ? html` <em>(${t("table.you")})</em>` : null}`
         : game.status === "open" && onJoin && mySeat === null
           ? html`<button type="button" data-testid="join" data-seat=${s.seat} disabled=${busy}
-              onClick=${() => onJoin(s.seat)}>${t("join.seat", { seat: s.seat })}</button>`
-          : html`<span class="open-seat">${t("table.open_seat")}</span>`}
+              onClick=${() => onJoin(s.seat)}>${t("join.seat", { seat: s.seat })}</button>
+              ${onBot ? html`<${AddBot} seat=${s.seat} onBot=${onBot} busy=${busy} />` : null}`
+          : game.status === "open" && onBot
+            ? html`<span class="open-seat">${t("table.open_seat")}</span> <${AddBot} seat=${s.seat} onBot=${onBot} busy=${busy} />`
+            : html`<span class="open-seat">${t("table.open_seat")}</span>`}
     </li>`)}
   </ol>`;
 }
@@ -245,6 +264,19 @@ export function TablePage({ gameId }) {
     }
   }, [gameId, seed, reload]);
 
+  const seatBot = useCallback(async (seat, level) => {
+    begin();
+    setProblem(null);
+    try {
+      await api.seatBot(gameId, seat, level);
+    } catch (error) {
+      setProblem(error);
+    } finally {
+      await reload();
+      end();
+    }
+  }, [gameId, reload]);
+
   const resign = useCallback(async () => {
     if (!window.confirm(t("table.resign_confirm"))) return;
     begin();
@@ -270,7 +302,8 @@ export function TablePage({ gameId }) {
       <${LiveBadge} state=${live} />
       <a href=${`#/games/${game.id}/replay`}>${t("table.replay")}</a>
     </div>
-    <${Seats} game=${game} mySeat=${mySeat} onJoin=${store.token ? join : null} busy=${busy} />
+    <${Seats} game=${game} mySeat=${mySeat} onJoin=${store.token ? join : null}
+      onBot=${store.token && game.status === "open" ? seatBot : null} busy=${busy} />
     ${game.status === "open" && store.token && mySeat === null ? html`<label class="seed">${t("join.client_seed")}
       <input data-testid="client-seed" value=${seed} maxlength="64" pattern="[A-Za-z0-9_.\\-]{1,64}"
         title=${t("join.client_seed_hint")} onInput=${(e) => setSeed(e.target.value)} /></label>` : null}
