@@ -147,7 +147,7 @@ def join_game(body: dict[str, Any], game_id: str) -> dict[str, Any]:
     return service().join(identity(), game_id, body.get("seat"), body.get("client_seed"))
 
 
-@games.route("/<game_id>/seats/<int:seat>/bot", methods=["POST"])
+@games.route("/<game_id>/seats/<int(max=63):seat>/bot", methods=["POST"])
 @games.arguments(s.SeatBotBody)
 @games.response(200, s.GameSchema)
 @games.alt_response(401, description="no or an unknown bearer token")
