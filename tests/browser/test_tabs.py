@@ -49,7 +49,7 @@ def test_two_tabs_of_one_browser_play_as_two_players(platform: Platform, browser
     anna_token = page.storage("speltafel.token")
     assert me(platform.base, anna_token).json()["id"] == anna
 
-    second = [h for h in page.driver.window_handles if h != first][0]
+    second = next(h for h in page.driver.window_handles if h != first)
     page.driver.switch_to.window(second)
     page.driver.refresh()
     assert shown_player(page) == bram, "the second tab stays Bram after a reload"
