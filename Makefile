@@ -70,11 +70,11 @@ test: $(STAMP) $(VENDOR) lint typecheck layers web-unit
 	@# the main tiers, the fault tier and the browser tier run side by side; all must pass
 	@flog=$$(mktemp /tmp/speltafel-faults.XXXXXX); blog=$$(mktemp /tmp/speltafel-browser.XXXXXX); \
 	$(BIN)/pytest tests/faults -s > $$flog 2>&1 & faults=$$!; \
-	$(BIN)/pytest tests/browser -s > $$blog 2>&1 & browser=$$!; \
-	$(BIN)/pytest -n 2 --dist loadfile tests --ignore=tests/faults --ignore=tests/browser; main=$$?; \
+	$(BIN)/pytest tests/browser tests/web -s > $$blog 2>&1 & browser=$$!; \
+	$(BIN)/pytest -n 2 --dist loadfile tests --ignore=tests/faults --ignore=tests/browser --ignore=tests/web; main=$$?; \
 	wait $$faults; rc=$$?; echo "--- the fault tier (tests/faults), log $$flog:"; \
 	if [ $$rc -ne 0 ]; then tail -n 120 $$flog; else grep -E 'faults: |passed|failed' $$flog; fi; \
-	wait $$browser; brc=$$?; echo "--- the browser tier (tests/browser), log $$blog:"; \
+	wait $$browser; brc=$$?; echo "--- the browser tier (tests/browser, tests/web), log $$blog:"; \
 	if [ $$brc -ne 0 ]; then tail -n 120 $$blog; else grep -E 'browser: |passed|failed|skipped' $$blog; fi; \
 	test $$main -eq 0 && test $$rc -eq 0 && test $$brc -eq 0
 
