@@ -4,7 +4,7 @@
 // coordinate system with the pawns, houses, the moves (buttons on the map) and the question dialog.
 // Knows no rules: every move-making button is a move from `moves`, posted unchanged.
 import { html, moveKey, useEffect, useRef, useState } from "../lib.js";
-import { otherMoves } from "./index.js";
+import { describeArgs, otherMoves } from "./index.js";
 
 /** Where the board comes from: null = the app's API base (js/config.js) + the questions service's
  * map; a page may point it elsewhere (the dev harness uses a saved copy). */
@@ -588,10 +588,7 @@ export function renderTable(ctx) {
  * payload}) or its payload. Called as (event, t, seats) by the table page; (event, t, lang, seats)
  * works too. The language: `lang`, else t.lang, else <html lang>, else Dutch. */
 export function describeEvent(item, t, langOrSeats, moreSeats) {
-  const event = item?.payload && typeof item.payload === "object" ? { type: item.type, ...item.payload } : item;
-  const seats = Array.isArray(langOrSeats) ? langOrSeats : (moreSeats ?? []);
-  const lang = typeof langOrSeats === "string" ? langOrSeats
-    : t?.lang ?? (typeof document !== "undefined" ? document.documentElement.lang : "") ?? "nl";
+  const { event, seats, lang } = describeArgs(item, t, langOrSeats, moreSeats);
   const say = labeller(lang || "nl");
   const who = (s) => seats?.find((x) => x.seat === s)?.display_name ?? say("player", { n: Number(s) + 1 });
   const city = (c) => cityName(mapCache, c);

@@ -68,3 +68,14 @@ export function genericTable(ctx) {
     <pre class="view-json">${JSON.stringify(ctx.view, null, 1)}</pre>
   </div>`;
 }
+
+/** `describeEvent`'s arguments, normalised: it is called as (event, t, seats) by the table page and
+ * (event, t, lang, seats) works too; `item` is an event item of the API ({type, version, payload}) or its
+ * payload. The language: `lang`, else t.lang, else <html lang>, else "nl". */
+export function describeArgs(item, t, langOrSeats, moreSeats) {
+  const event = item?.payload && typeof item.payload === "object" ? { type: item.type, ...item.payload } : item;
+  const seats = Array.isArray(langOrSeats) ? langOrSeats : (moreSeats ?? []);
+  const lang = typeof langOrSeats === "string" ? langOrSeats
+    : t?.lang ?? (typeof document !== "undefined" ? document.documentElement.lang : "") ?? "nl";
+  return { event, seats, lang: lang || "nl" };
+}

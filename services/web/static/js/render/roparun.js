@@ -3,7 +3,7 @@
 // reader's hand as card faces with the legal plays of each card under it, the last play, whose turn
 // and the standings. Knows no rules: every play button is a move from `moves`, posted unchanged.
 import { html, moveKey, useState } from "../lib.js";
-import { otherMoves } from "./index.js";
+import { describeArgs, otherMoves } from "./index.js";
 
 const LABELS = {
   nl: {
@@ -453,10 +453,7 @@ export function renderTable(ctx) {
  * payload}) or its payload. Called as (event, t, seats) by the table page; (event, t, lang, seats)
  * works too. The language: `lang`, else t.lang, else <html lang>, else Dutch. */
 export function describeEvent(item, t, langOrSeats, moreSeats) {
-  const event = item?.payload && typeof item.payload === "object" ? { type: item.type, ...item.payload } : item;
-  const seats = Array.isArray(langOrSeats) ? langOrSeats : (moreSeats ?? []);
-  const lang = typeof langOrSeats === "string" ? langOrSeats
-    : t?.lang ?? (typeof document !== "undefined" ? document.documentElement.lang : "") ?? "nl";
+  const { event, seats, lang } = describeArgs(item, t, langOrSeats, moreSeats);
   const say = labeller(lang || "nl");
   const short = SHORT[lang] || SHORT.nl;
   const who = (s) => seats?.find((x) => x.seat === s)?.display_name ?? say("player", { n: Number(s) + 1 });
