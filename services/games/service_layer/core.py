@@ -1,0 +1,353 @@
+"""The games service's shared plumbing: loading a table, the reader's view, and the one write path
+(``_commit``) every command goes through: events, read model, per-viewer copies and outbox rows in one
+transaction. The use cases live in ``reading``, ``seating`` and ``moves``; ``handlers.GamesService``
+combines them."""
+
+from __future__ import annotations
+
+import logging
+import pickle
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import psycopg
+
+from services.games.adapters.postgres import GamesRepository, UnitOfWork
+from services.games.domain.play import (
+    open_game,
+)
+from services.games.domain.table import SERVICE_EVENTS, Table
+from services.games.engines.base import (
+    CHANCE_EVENT,
+    Engine,
+    Outcome,
+)
+from services.games.engines.registry import Registry, UnknownGameType
+from services.games.service_layer.cache import TableCache
+from services.games.service_layer.errors import (
+    Conflict,
+    InvalidRequest,
+    NotFound,
+)
+from shared.auth import Identity
+from shared.eventstore.model import ConcurrencyConflict, NewEvent, Snapshot
+from shared.messages import outbox_for
+
+log = logging.getLogger(__name__)
+SPECTATOR = -1
+SNAPSHOT_EVERY = 200
+SNAPSHOT_KIND = "table-v1"
+
+Publisher = Callable[[str, int], None]
+# (level, number) -> the bot account's player id, registered on first use (PlayerDirectory.ensure_bot)
+BotAccounts = Callable[[str, int], str]
+
+
+@dataclass
+class Pending:
+    type: str
+    payload: dict[str, Any]
+
+
+@dataclass
+class Committed:
+    table: Table
+    before: int
+    views: dict[int, list[dict[str, Any]]]  # viewer -> redacted payloads of the new events
+    recorded_at: list[str | None]  # of the new events, as stored in their metadata
+
+
+class ServiceCore:
+    def __init__(
+        self,
+        registry: Registry,
+        uow: UnitOfWork,
+        publish: Publisher | None = None,
+        cache: TableCache | None = None,
+        idempotency_wait: float = 10.0,
+        bot_accounts: BotAccounts | None = None,
+    ) -> None:
+        self.registry = registry
+        self.bot_accounts = bot_accounts  # None: BOTS_SECRET unset, no bot can be seated
+        self.uow = uow
+        self.idempotency_wait = idempotency_wait  # seconds a retry waits for a running same-key request
+        self.publish = publish or (lambda game_id, version: None)
+        self.cache = cache or TableCache()
+
+    def engine(self, game_type: str) -> Engine[Any]:
+        try:
+            return self.registry.get(game_type)
+        except UnknownGameType:
+            raise InvalidRequest(f"unknown game type {game_type!r}", field="game_type") from None
+
+    def load(
+        self, repo: GamesRepository, game_id: str, until: int | None = None, trust_cache_at: int | None = None
+    ) -> Table:
+        """The table at its current version (or at ``until``), from cache, snapshot and events.
+
+        ``trust_cache_at``: a command that will append at this version may use a cached table of
+        exactly that version without reading the log; if another instance wrote meanwhile, the
+        append's unique key turns it into a 409."""
+        table = self.cache.get(game_id) if until is None else None
+        if table is not None and trust_cache_at is not None and table.version == trust_cache_at:
+            return table
+        if table is None:
+            snap = repo.events.latest_snapshot(game_id, SNAPSHOT_KIND, until)  # no 2nd connection
+            table = pickle.loads(snap.data) if snap else Table(game_id)
+        engine = None
+        limit = None if until is None else max(0, until - table.version)
+        for event in repo.events.read_stream(game_id, table.version, limit):
+            if engine is None and event.type != "GameCreated":
+                engine = self.registry.get(table.game_type)
+            if event.type == "GameCreated":
+                engine = self.registry.get(event.payload["game_type"])
+            assert engine is not None
+            table.apply(engine, event.type, event.payload)
+            table.head_hash = event.hash
+        if table.version == 0:
+            raise NotFound(f"no game {game_id}")
+        if until is None:
+            self.cache.put(table)
+        return table
+
+    def _read_table(self, game_id: str, until: int | None = None) -> Table:
+        with self.uow.read() as repo:
+            return self.load(repo, _valid_id(game_id), until)
+
+    def viewer_of(self, table: Table, identity: Identity) -> int | None:
+        """Whose eyes a caller sees the game with: a seat number, SPECTATOR, or None for everything.
+
+        The reveal policy (README, "What is revealed after the end"), the same for every endpoint (view,
+        events, live stream, state at a version, move answers): admins see everything; everyone else
+        sees what the game's spec shows their seat (or a spectator), also after the end. Only an engine
+        whose spec reveals everything at the end (``Engine.everything_public_after_end``) shows its full
+        view and whole log to everyone once the game has ended."""
+        if identity.admin:
+            return None
+        if table.ended and self.registry.get(table.game_type).everything_public_after_end:
+            return None
+        seat = table.seat_of(identity.player_id)
+        return SPECTATOR if seat is None else seat
+
+    @staticmethod
+    def reads_full_log(table: Table, identity: Identity) -> bool:
+        """Who may take the export (the whole unredacted log with the seed): the game's players and
+        admins. A further role (e.g. auditor tokens) is added here."""
+        return identity.admin or table.seat_of(identity.player_id) is not None
+
+    def _describe(self, table: Table, identity: Identity) -> dict[str, Any]:
+        return self._describe_as(table, identity, self.viewer_of(table, identity))
+
+    def _describe_as(self, table: Table, identity: Identity, viewer: int | None) -> dict[str, Any]:
+        """The game through ``viewer``'s eyes (a ``viewer_of`` answer)."""
+        engine = self.registry.get(table.game_type)
+        state_view: dict[str, Any] | None = None
+        to_move: list[int] = []
+        waiting_for: dict[str, Any] | None = None
+        if table.progress is not None:
+            state = table.progress.state
+            if viewer is None:
+                state_view = engine.full_view(state)
+            else:
+                state_view = engine.view(state, None if viewer == SPECTATOR else viewer)
+            if table.status == "running":
+                to_move = engine.to_move(state)
+                external = engine.external_request(state)
+                if external is not None:
+                    waiting_for = {"kind": external.kind, "request_no": external.request_no}
+        return {
+            "id": table.game_id,
+            "game_type": table.game_type,
+            "options": table.options,
+            "num_players": table.num_players,
+            "status": table.status,
+            "version": table.version,
+            "seats": self._seats_with_names(table.seats),
+            "your_seat": table.seat_of(identity.player_id),
+            "to_move": to_move,
+            "waiting_for": waiting_for,
+            "view": state_view,
+            "outcome": table.outcome,
+            "commitment": table.commitment,
+            "revealed_seed": table.revealed_seed,
+        }
+
+    def _seats_with_names(self, seats: list[str | None]) -> list[dict[str, Any]]:
+        with self.uow.read() as repo:
+            players = repo.seat_players(seats)
+        return _seat_items(seats, players)
+
+    def _start_events(self, engine: Engine[Any], scratch: Table, server_seed: bytes) -> list[Pending]:
+        started = Pending(
+            "GameStarted", {"players": list(scratch.seats), "client_seeds": list(scratch.client_seeds)}
+        )
+        scratch.apply(engine, started.type, started.payload)
+        seeds = scratch.seeds(server_seed)
+        _, opening = open_game(engine, scratch.config, seeds)
+        return [started] + [Pending(e["type"], e) for e in opening]
+
+    def _finished(self, table: Table, outcome: Outcome, server_seed: bytes) -> Pending:
+        return Pending(
+            "GameFinished",
+            {
+                "game_type": table.game_type,
+                "options": table.options,
+                "players": list(table.seats),
+                "outcome": outcome.as_dict(),
+                "revealed_seed": server_seed.hex(),
+            },
+        )
+
+    def _commit(
+        self,
+        repo: GamesRepository,
+        engine: Engine[Any],
+        table: Table,
+        events: list[Pending],
+        identity: Identity,
+        extra_outbox: list[Any] | None = None,
+    ) -> Committed:
+        """Fold ``events`` onto a copy of ``table``, store them with their per-viewer copies, the read
+        model and the outbox in the current transaction; returns the new table."""
+        expected = table.version
+        new = table.clone()
+        views: list[tuple[int, int, str, dict[str, Any]]] = []
+        per_viewer: dict[int, list[dict[str, Any]]] = {}
+        for pending in events:
+            before_state = new.progress.state if new.progress is not None else None
+            new.apply(engine, pending.type, pending.payload)
+            after_state = new.progress.state if new.progress is not None else None
+            for viewer in range(-1, new.num_players):
+                redacted = _redact(
+                    engine, pending, None if viewer == SPECTATOR else viewer, before_state, after_state
+                )
+                views.append((viewer, new.version, pending.type, redacted))
+                per_viewer.setdefault(viewer, []).append(redacted)
+        actor = identity.player_id or ("admin" if identity.admin else None)
+        outbox = self._external_requests(engine, table, new) + list(extra_outbox or [])
+        outbox += self._bot_turns(repo, engine, new)
+        for pending in events:
+            if pending.type in {"GameFinished", "GameAborted"}:
+                body = {"game_id": table.game_id, **pending.payload}
+                outbox += outbox_for(pending.type, f"{table.game_id}:{pending.type}", body)
+        try:
+            repo.insert_views(table.game_id, views)
+            to_move = engine.to_move(new.progress.state) if new.progress and new.status == "running" else []
+            stored = repo.append(
+                table.game_id,
+                expected,
+                [
+                    NewEvent(p.type, p.payload, {"actor": actor, "correlation_id": table.game_id})
+                    for p in events
+                ],
+                outbox,
+                prev_hash=table.head_hash or None,
+            )
+            repo.update_game(
+                table.game_id, new.seats, new.status, new.version, stored[-1].hash, to_move, new.outcome
+            )
+        except (ConcurrencyConflict, psycopg.errors.UniqueViolation):
+            self.cache.forget(table.game_id)
+            raise Conflict(
+                "another move was recorded first; reload and retry", code="stale_version"
+            ) from None
+        new.head_hash = stored[-1].hash
+        return Committed(new, expected, per_viewer, [e.metadata.get("recorded_at") for e in stored])
+
+    @staticmethod
+    def _bot_turns(repo: GamesRepository, engine: Engine[Any], new: Table) -> list[Any]:
+        """``BotTurnStarted`` for every bot seat the new version waits for (to the bots worker): after a
+        move, the start, a chance or an external answer alike, since they all commit here."""
+        if new.progress is None or new.status != "running":
+            return []
+        seats = engine.to_move(new.progress.state)
+        if not seats:
+            return []
+        players = repo.seat_players([new.seats[s] for s in seats])
+        rows: list[Any] = []
+        for seat in seats:
+            player_id = new.seats[seat]
+            level = players.get(player_id, ("", None))[1] if player_id else None
+            if level is None:
+                continue
+            body = {
+                "game_id": new.game_id,
+                "game_type": new.game_type,
+                "version": new.version,
+                "seat": seat,
+                "player_id": player_id,
+                "level": level,
+            }
+            rows += outbox_for("BotTurnStarted", f"{new.game_id}:bot-turn:{new.version}:{seat}", body)
+        return rows
+
+    @staticmethod
+    def _external_requests(engine: Engine[Any], old: Table, new: Table) -> list[Any]:
+        """Outbox rows asking another service for content the game now waits for (e.g. a question)."""
+        if new.progress is None or new.status != "running":
+            return []
+        wanted = engine.external_request(new.progress.state)
+        had = engine.external_request(old.progress.state) if old.progress is not None else None
+        if wanted is None or (had is not None and had.request_no == wanted.request_no):
+            return []
+        message_type = f"{wanted.kind.capitalize()}Requested"
+        body = {"game_id": new.game_id, "request_no": wanted.request_no, **wanted.params}
+        return outbox_for(message_type, f"{new.game_id}:{wanted.kind}:{wanted.request_no}", body)
+
+    def _after_commit(self, committed: Committed) -> None:
+        """Cache, snapshot and live-stream notice, once the transaction has committed."""
+        table = committed.table
+        self.cache.put(table)
+        if table.version // SNAPSHOT_EVERY > committed.before // SNAPSHOT_EVERY:
+            try:
+                self.uow.save_snapshot(
+                    Snapshot(table.game_id, table.version, SNAPSHOT_KIND, pickle.dumps(table))
+                )
+            except psycopg.Error as exc:  # a missing snapshot only costs replay time
+                log.warning("snapshot failed: %s", exc)
+        try:
+            self.publish(table.game_id, table.version)
+        except Exception as exc:
+            log.warning("publish failed: %s", exc)
+
+
+def _seat_items(seats: list[str | None], players: dict[str, tuple[str, str | None]]) -> list[dict[str, Any]]:
+    """The seats as every answer shows them: ``bot`` is ``{"level": ...}`` for a bot, else null."""
+    items = []
+    for i, p in enumerate(seats):
+        name, level = players.get(p, (None, None)) if p else (None, None)
+        items.append({"seat": i, "player_id": p, "display_name": name, "bot": {"level": level} if level else None})
+    return items
+
+
+def _redact(
+    engine: Engine[Any], pending: Pending, seat: int | None, before: Any, after: Any
+) -> dict[str, Any]:
+    if pending.type == "GameCreated":
+        payload = dict(pending.payload)
+        if payload.get("setup"):
+            payload["setup"] = "hidden"
+        return payload
+    if pending.type == "MoveMade":
+        if seat == pending.payload["seat"]:
+            return pending.payload
+        return {**pending.payload, "move": {"type": pending.payload["move"].get("type")}}
+    if pending.type in SERVICE_EVENTS:
+        return pending.payload
+    event = pending.payload
+    if before is None:
+        return event if event.get("type") != CHANCE_EVENT else {**event, "values": "hidden"}
+    return engine.redact_event(event, seat, before, after)
+
+
+def _valid_id(value: str, field: str = "id") -> str:
+    try:
+        return str(uuid.UUID(str(value)))
+    except ValueError:
+        raise (
+            NotFound(f"no game {value}")
+            if field == "id"
+            else InvalidRequest(f"{value!r} is not a player id", field=field)
+        ) from None

@@ -1,0 +1,228 @@
+"""Commands on a running game: moves (with idempotency), resign, abort, another service's answer."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+import psycopg
+
+from services.games.adapters.postgres import GamesRepository, IdempotencyKeyBusy
+from services.games.domain.play import (
+    apply_move,
+    fold,
+    settle_chance,
+)
+from services.games.domain.table import resign_outcome, table_teams
+from services.games.engines.base import (
+    IllegalMove,
+    external_event,
+)
+from services.games.service_layer.core import (
+    Committed,
+    Pending,
+    ServiceCore,
+    _valid_id,
+)
+from services.games.service_layer.errors import (
+    Conflict,
+    Forbidden,
+    IdempotencyInFlight,
+    InvalidRequest,
+    RuleViolation,
+    Unauthorized,
+)
+from shared.auth import Identity
+from shared.canonical import canonical_json
+
+
+class Moves(ServiceCore):
+    def make_move(
+        self,
+        identity: Identity,
+        game_id: str,
+        move: dict[str, Any],
+        expected_version: int,
+        idempotency_key: str | None,
+    ) -> tuple[int, dict[str, Any], bool]:
+        """Returns (status, body, replayed). With an ``idempotency_key``, every request with that key gets
+        the first one's answer (``replayed`` for all but the first) and only the first writes: concurrent
+        ones wait on the key inside their transaction; after ``idempotency_wait`` seconds they get 409
+        ``idempotency_in_flight`` (retry later)."""
+        if identity.player_id is None:
+            raise Unauthorized("moves need a player token")
+        game_id = _valid_id(game_id)
+        request_hash = hashlib.sha256(
+            canonical_json({"g": game_id, "m": move, "v": expected_version}).encode()
+        ).hexdigest()
+        if idempotency_key:
+            with self.uow.read() as repo:
+                earlier = repo.idempotent_answer(identity.player_id, idempotency_key)
+            if earlier is not None:
+                return self._replayed(earlier, request_hash)
+        try:
+            with self.uow.begin() as repo:
+                if idempotency_key:
+                    repo.lock_idempotency_key(identity.player_id, idempotency_key, self.idempotency_wait)
+                    earlier = repo.idempotent_answer(identity.player_id, idempotency_key)
+                    if earlier is not None:  # a concurrent request with this key answered meanwhile
+                        return self._replayed(earlier, request_hash)
+                committed, body = self._move(repo, identity, game_id, move, expected_version)
+                if idempotency_key:
+                    repo.save_idempotent_answer(
+                        identity.player_id, idempotency_key, game_id, request_hash, 201, body
+                    )
+            self._after_commit(committed)
+            return 201, body, False
+        except IdempotencyKeyBusy:
+            raise IdempotencyInFlight(
+                "a request with this Idempotency-Key is still being processed; retry to get its answer",
+                retry_after=1,
+            ) from None
+        except psycopg.errors.UniqueViolation:
+            with self.uow.read() as repo:
+                earlier = repo.idempotent_answer(identity.player_id, idempotency_key or "")
+            if earlier is None:
+                raise
+            return self._replayed(earlier, request_hash)
+
+    @staticmethod
+    def _replayed(
+        earlier: tuple[str, str, int, dict[str, Any]], request_hash: str
+    ) -> tuple[int, dict[str, Any], bool]:
+        _, stored_hash, status, body = earlier
+        if stored_hash != request_hash:
+            raise InvalidRequest(
+                "this Idempotency-Key was used for a different request", field="Idempotency-Key"
+            )
+        return status, body, True
+
+    def _move(
+        self,
+        repo: GamesRepository,
+        identity: Identity,
+        game_id: str,
+        move: dict[str, Any],
+        expected_version: int,
+    ) -> tuple[Committed, dict[str, Any]]:
+        table = self.load(repo, game_id)
+        engine = self.registry.get(table.game_type)
+        seat = table.seat_of(identity.player_id)
+        if seat is None:
+            raise Forbidden("you have no seat at this table", code="not_seated")
+        if table.status != "running" or table.progress is None:
+            raise Conflict(f"the game is {table.status}", code=f"game_{table.status}")
+        if expected_version != table.version:
+            raise Conflict(
+                f"the game is at version {table.version}, not {expected_version}; reload and retry",
+                code="stale_version",
+                version=table.version,
+            )
+        if seat not in engine.to_move(table.progress.state):
+            raise Forbidden("it is not your turn", code="not_your_turn", rule="TURN")
+        made = Pending("MoveMade", {"seat": seat, "player_id": identity.player_id, "move": move})
+        scratch = table.clone()
+        scratch.apply(engine, made.type, made.payload)
+        assert scratch.progress is not None
+        seeds = table.seeds(repo.server_seed(game_id))
+        try:
+            produced = apply_move(engine, scratch.progress, seat, move, seeds)
+        except IllegalMove as exc:
+            raise RuleViolation(f"{exc.rule}: {exc.message}", rule=exc.rule, code=exc.code) from None
+        events = [made] + [Pending(e["type"], e) for e in produced]
+        outcome = engine.outcome(scratch.progress.state)
+        if outcome is not None:
+            events.append(self._finished(table, outcome, repo.server_seed(game_id)))
+        committed = self._commit(repo, engine, table, events, identity)
+        viewer = self.viewer_of(committed.table, identity)  # the mover's seat, or everything at the end
+        payloads = [p.payload for p in events] if viewer is None else committed.views[viewer]
+        return committed, {
+            "version": committed.table.version,
+            "status": committed.table.status,
+            "events": [
+                {
+                    "version": committed.before + k + 1,
+                    "type": p.type,
+                    "payload": payload,
+                    "recorded_at": committed.recorded_at[k],
+                }
+                for k, (p, payload) in enumerate(zip(events, payloads, strict=True))
+            ],
+        }
+
+    def resign(self, identity: Identity, game_id: str) -> dict[str, Any]:
+        if identity.player_id is None:
+            raise Unauthorized("resigning needs a player token")
+        game_id = _valid_id(game_id)
+        with self.uow.begin() as repo:
+            table = self.load(repo, game_id)
+            engine = self.registry.get(table.game_type)
+            seat = table.seat_of(identity.player_id)
+            if seat is None:
+                raise Forbidden("you have no seat at this table", code="not_seated")
+            if table.status != "running":
+                raise Conflict(f"the game is {table.status}", code=f"game_{table.status}")
+            outcome = resign_outcome(table.num_players, seat, table_teams(engine, table))
+            events = [
+                Pending("PlayerResigned", {"seat": seat, "player_id": identity.player_id}),
+                self._finished(table, outcome, repo.server_seed(game_id)),
+            ]
+            committed = self._commit(repo, engine, table, events, identity)
+        self._after_commit(committed)
+        return self._describe(committed.table, identity)
+
+    def abort(self, identity: Identity, game_id: str, reason: str) -> dict[str, Any]:
+        if identity.anonymous:
+            raise Unauthorized("aborting a game needs the admin token")
+        if not identity.admin:
+            raise Forbidden("only an admin may abort a game")
+        game_id = _valid_id(game_id)
+        with self.uow.begin() as repo:
+            table = self.load(repo, game_id)
+            engine = self.registry.get(table.game_type)
+            if table.ended:
+                raise Conflict(f"the game is already {table.status}", code=f"game_{table.status}")
+            events = [
+                Pending(
+                    "GameAborted",
+                    {
+                        "reason": reason,
+                        "players": list(table.seats),
+                        "game_type": table.game_type,
+                        "revealed_seed": repo.server_seed(game_id).hex(),
+                    },
+                )
+            ]
+            committed = self._commit(repo, engine, table, events, identity)
+        self._after_commit(committed)
+        return self._describe(committed.table, identity)
+
+    def resolve_external(self, game_id: str, kind: str, request_no: int, result: dict[str, Any]) -> bool:
+        """Record another service's answer to a request (idempotent: a late or repeated answer is
+        ignored). Returns True when it was recorded."""
+        game_id = _valid_id(game_id)
+        for _ in range(5):
+            try:
+                with self.uow.begin() as repo:
+                    table = self.load(repo, game_id)
+                    engine = self.registry.get(table.game_type)
+                    if table.status != "running" or table.progress is None:
+                        return False
+                    pending = engine.external_request(table.progress.state)
+                    if pending is None or pending.kind != kind or pending.request_no != request_no:
+                        return False
+                    scratch = table.clone()
+                    assert scratch.progress is not None
+                    seeds = table.seeds(repo.server_seed(game_id))
+                    produced = fold(engine, scratch.progress, [external_event(pending, result)])
+                    produced += settle_chance(engine, scratch.progress, seeds)
+                    events = [Pending(e["type"], e) for e in produced]
+                    outcome = engine.outcome(scratch.progress.state)
+                    if outcome is not None:
+                        events.append(self._finished(table, outcome, repo.server_seed(game_id)))
+                    committed = self._commit(repo, engine, table, events, Identity(admin=True))
+                self._after_commit(committed)
+                return True
+            except Conflict:
+                continue  # a move landed meanwhile; reload and try again
+        raise Conflict("could not record the answer after 5 attempts", code="busy")

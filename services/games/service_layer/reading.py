@@ -1,0 +1,136 @@
+"""Queries of the games service: game types, views, legal moves, events, export, audit, lists."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from services.games.adapters.postgres import GamesRepository
+from services.games.domain.audit import audit_export, export_document
+from services.games.service_layer.core import (
+    ServiceCore,
+    _seat_items,
+    _valid_id,
+)
+from services.games.service_layer.errors import (
+    Conflict,
+    Forbidden,
+    InvalidRequest,
+    NotFound,
+    Unauthorized,
+)
+from shared.auth import Identity
+
+
+class Reading(ServiceCore):
+    def game_types(self) -> list[dict[str, Any]]:
+        return [
+            {
+                "id": e.game_type,
+                "title": e.title,
+                "spec": e.spec,
+                "player_counts": list(e.player_counts),
+                "card_notation": dict(e.card_notation),
+                "options_schema": e.options_schema(),
+                "view_schema": e.view_schema(),
+                "variants": [
+                    {"num_players": v.num_players, "options": dict(v.options)} for v in e.variants()
+                ],
+                "moves": [
+                    {
+                        "type": m.type,
+                        "description": m.description,
+                        "params": dict(m.params),
+                        "example": m.example,
+                        "rules": list(m.rules),
+                    }
+                    for m in e.moves()
+                ],
+            }
+            for e in self.registry.all()
+        ]
+
+    def game_view(self, game_id: str, identity: Identity) -> dict[str, Any]:
+        table = self._read_table(game_id)
+        return self._describe(table, identity)
+
+    def legal_moves(self, game_id: str, identity: Identity) -> dict[str, Any]:
+        table = self._read_table(game_id)
+        seat = table.seat_of(identity.player_id)
+        moves: list[dict[str, Any]] = []
+        if seat is not None and table.status == "running" and table.progress is not None:
+            engine = self.registry.get(table.game_type)
+            if seat in engine.to_move(table.progress.state):
+                moves = engine.legal_moves(table.progress.state, seat)
+        return {"version": table.version, "seat": seat, "moves": moves}
+
+    def state_at(self, game_id: str, version: int, identity: Identity) -> dict[str, Any]:
+        current = self._read_table(game_id)
+        if version < 1 or version > current.version:
+            raise InvalidRequest(f"version must be between 1 and {current.version}", field="version")
+        table = self._read_table(game_id, until=version)
+        out = self._describe_as(table, identity, self.viewer_of(current, identity))  # the policy of now
+        out["status_now"] = current.status
+        return out
+
+    def events(self, game_id: str, identity: Identity, after: int, limit: int) -> dict[str, Any]:
+        game_id = _valid_id(game_id)
+        with self.uow.read() as repo:
+            table = self.load(repo, game_id)
+            viewer = self.viewer_of(table, identity)
+            if viewer is None:
+                items = [
+                    {
+                        "version": e.version,
+                        "type": e.type,
+                        "payload": e.payload,
+                        "recorded_at": e.metadata.get("recorded_at"),
+                    }
+                    for e in repo.events.read_stream(game_id, after, limit)
+                ]
+            else:
+                items = repo.views(game_id, viewer, after, limit=limit)
+        return {"game_id": game_id, "version": table.version, "status": table.status, "events": items}
+
+    def export(self, game_id: str, identity: Identity) -> dict[str, Any]:
+        if identity.anonymous:
+            raise Unauthorized("the export (whole log with the seed) is for the game's players and admins")
+        game_id = _valid_id(game_id)
+        with self.uow.read() as repo:
+            table = self.load(repo, game_id)
+            if not self.reads_full_log(table, identity):
+                raise Forbidden("the export is for the game's players and admins", code="not_a_player")
+            if not table.ended:
+                raise Conflict(
+                    "a game can be exported once it has finished or been aborted", code="game_running"
+                )
+            return self._export_document(repo, game_id)
+
+    @staticmethod
+    def _export_document(repo: GamesRepository, game_id: str) -> dict[str, Any]:
+        row = repo.game_row(game_id)
+        if row is None:
+            raise NotFound(f"no game {game_id}")
+        events = [e.as_dict() for e in repo.events.read_stream(game_id)]
+        return export_document(game_id, events, (row["version"], row["head_hash"]))
+
+    def audit(self, game_id: str) -> dict[str, Any]:
+        """The report ``speltafel verify`` gives for this game's export (public: it carries no hidden data)."""
+        game_id = _valid_id(game_id)
+        with self.uow.read() as repo:
+            document = self._export_document(repo, game_id)
+        return audit_export(document, self.registry).as_dict()
+
+    def list_games(
+        self, player: str | None, status: str | None, game_type: str | None, limit: int, offset: int
+    ) -> dict[str, Any]:
+        with self.uow.read() as repo:
+            rows, total = repo.list_games(player, status, game_type, limit, offset)
+            players = repo.seat_players([p for row in rows for p in row["seats"]])
+        # the same shape as GET /v1/games/{id} without the caller's view (GameSummarySchema)
+        keys = ("id", "game_type", "options", "num_players", "status", "version", "to_move", "outcome")
+        items = [
+            {k: row[k] for k in keys}
+            | {"seats": _seat_items(row["seats"], players)}
+            for row in rows
+        ]
+        return {"items": items, "total": total, "limit": limit, "offset": offset}
