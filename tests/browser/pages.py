@@ -167,7 +167,13 @@ class Browser:
         table = self.one("#table[data-game-id]")
         return str(table.get_attribute("data-game-id"))
 
+    def idle(self, timeout: float = 20) -> None:
+        """The table page has loaded and posts nothing: its buttons are enabled (disabled while busy)."""
+        self.wait(lambda: (self.driver.execute_script(READ_VERSION) or [0, "1"])[1] == "0", timeout,
+                  "#table[data-busy=0]")
+
     def take_seat_at_table(self, seat: int) -> None:
+        self.idle()
         self.one(f'#table [data-testid=join][data-seat="{seat}"], [data-testid=join][data-seat="{seat}"]').click()
         self.wait(lambda: (self.read() or {}).get("seat") == str(seat), 20, f"#table[data-seat={seat}]")
 
