@@ -43,7 +43,8 @@ def standings(league: League, up_to_round: int | None = None) -> list[dict[str, 
     withdrawn_from_round, entered_round, missed_rounds, decided_by, explanation. With ``up_to_round``,
     only what rounds up to it contributed (the standings after that round)."""
     last = up_to_round if up_to_round is not None else max(league.rounds, league.seated_rounds)
-    players = [p for p in league.participants if league.entered.get(p, {}).get("from_round", 1) <= last]
+    # a late entrant shows from the round before their first (they entered while it was played)
+    players = [p for p in league.participants if league.entered.get(p, {}).get("from_round", 1) <= last + 1]
     seed = {p: i for i, p in enumerate(league.participants)}
     rows: dict[str, dict[str, Any]] = {}
     for p in players:
