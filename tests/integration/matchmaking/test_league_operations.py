@@ -19,17 +19,13 @@ import pytest
 from flask import Flask
 from redis import Redis
 
-from tests.integration.matchmaking.test_matchmaking_flow import (  # noqa: F401  (fixtures)
+from tests.integration.matchmaking.test_matchmaking_flow import (
     ADMIN,
-    app,
     bearer,
     deliver,
-    env,
     finished,
     players,
-    pool,
     pump,
-    redis,
 )
 
 pytestmark = pytest.mark.integration
@@ -65,10 +61,10 @@ class Organiser:
         league = self.client.get(f"/v1/leagues/{self.id}").get_json()
         return [self.names[p] for p in league["schedule"][round_no - 1]["byes"]]
 
-    def result(self, redis: Redis, round_no: int, table_no: int, ranks: list[int]) -> None:
+    def result(self, queue: Redis, round_no: int, table_no: int, ranks: list[int]) -> None:
         t = self.tables(round_no)[table_no - 1]
         assert t["game_id"] and t["status"] == "created", t
-        deliver(redis, finished(t["game_id"], t["seats"], ranks))
+        deliver(queue, finished(t["game_id"], t["seats"], ranks))
 
 
 def test_swiss_league_with_withdrawal_late_entry_forfeit_and_reseat(app: Flask, pool: Any, redis: Redis) -> None:
