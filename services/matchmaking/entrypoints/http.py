@@ -201,8 +201,9 @@ def get_league(league_id: str) -> dict[str, Any]:
 @leagues.route("/<league_id>/standings")
 @leagues.response(200, s.StandingsSchema)
 def get_standings(league_id: str) -> dict[str, Any]:
-    """Standings: points, then Buchholz, wins, total score, seeding order. Disputed games make rows
-    provisional; void games count for nobody."""
+    """Standings: points, then Buchholz, wins, total score, seeding order; each row's `decided_by` names
+    the tie-break that decided its place. Disputed games make rows provisional; void, aborted and
+    re-seated games count for nobody."""
     return service().standings(league_id)
 
 
