@@ -280,7 +280,8 @@ class League:
                 else:
                     byes += list(left)
             return Seating(tuple(tables), tuple(p for p in byes if p not in gone), seating.repeats)
-        rows = [row for row in standings(self) if row["player_id"] in set(players)]
+        playing = set(players)
+        rows = [row for row in standings(self) if row["player_id"] in playing]
         byes_had: dict[str, int] = {}
         for byed in self.byes.values():
             for p in byed:

@@ -56,12 +56,16 @@ class LeagueOperations:
         with self.uow.begin() as repo:
             if player_id is not None and player_id not in repo.existing_players([player_id]):
                 raise InvalidRequest(f"no player {player_id}", field="player_id")
-            league = self._league_change(repo, league_id, decide)
-            for request_id, t in league.tables.items():  # mirror forfeits on the table rows
-                if t.status == "forfeited":
-                    row = repo.table(request_id)
-                    if row is not None and row["status"] != "forfeited":
-                        repo.update_table(request_id, status="forfeited")
+            recorded: list[Event] = []
+
+            def decide_and_keep(league: League) -> list[Event]:
+                recorded.extend(decide(league))
+                return recorded
+
+            self._league_change(repo, league_id, decide_and_keep)
+            for kind, payload in recorded:  # mirror forfeits on the table rows (a game may have been created)
+                if kind == "ForfeitRecorded" and repo.table(payload["request_id"]) is not None:
+                    repo.update_table(payload["request_id"], status="forfeited")
         return self.get_league(league_id)
 
     def withdraw_player(self, identity: Identity, league_id: str,
