@@ -3,22 +3,26 @@
 Events (``type`` and payload):
 
 * ``LeagueCreated`` {league_id, name, game_type, options, participants, rounds, table_sizes,
-  format, created_by}
+  format, created_by, rules}  (``rules``: see :mod:`league_rules`; absent in old leagues: defaults)
 * ``RoundSeated`` {round, tables: [{request_id, table_no, seats, reason}], byes}
 * ``TableGameCreated`` {request_id, game_id}
 * ``GameResultRecorded`` {request_id, game_id, players, ranks, scores, reason}
-* ``GameAbortRecorded`` {request_id, game_id, reason}
+* ``GameAbortRecorded`` {request_id, game_id, reason}  (the table waits for a re-seat or a forfeit)
 * ``DisputeOpened`` {dispute_id, game_id, reason, audit}  (the games service's audit report or
   ``{"available": false, "error": ...}`` when it did not answer)
 * ``DisputeRuled`` {dispute_id, game_id, ruling, note, replay_request_id}
+* ``PlayerWithdrew`` {player_id, from_round, rule, reason, by}
+* ``PlayerEntered`` {player_id, from_round, missed_rounds, points_per_missed_round, rule, by}
+* ``ForfeitRecorded`` {request_id, round, table_no, absent, present, ranks, points, rule, reason, by}
+* ``TableReseated`` {request_id, new_request_id, previous_status, reason, by}  (an aborted or
+  failed table gets a new game with the same seats; the old one no longer counts as played)
+* ``PairingOverridden`` {round, tables: [[player_id, ...]], byes, reason, by}  (used when that
+  round is seated)
 * ``LeagueCompleted`` {}
 
-Standings (see :func:`standings`): per game a player scores one point for every table-mate
-ranked below them and half a point for every table-mate with the same rank (a 4-player win is 3
-points); a bye scores half the table, ``(n - 1) / 2``. Tie-breaks, in order: points; Buchholz
-(the sum of the final points of every table-mate in every counted game); wins (rank 1); the sum
-of game scores; the seeding order. Void games count for nobody; aborted games count as played
-with no points; a game under an open dispute counts but marks its players ``provisional``.
+Standings and tie-breaks: :mod:`services.matchmaking.domain.standings`. Commands of the league's
+organiser (withdrawals, late entries, forfeits, re-seats, pairing overrides):
+:mod:`services.matchmaking.domain.league_operations`.
 """
 
 from __future__ import annotations
@@ -28,85 +32,29 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from services.matchmaking.domain.league_model import (
+    RESEATABLE,
+    RULINGS,
+    SETTLED,
+    Dispute,
+    Event,
+    LeagueError,
+    LeagueTable,
+)
+from services.matchmaking.domain.league_rules import LeagueRules
 from services.matchmaking.domain.seating import (
     ROUND_ROBIN,
+    SeatedTable,
     Seating,
     SeatingError,
     choose_format,
     seat_round_robin,
     seat_swiss,
 )
+from services.matchmaking.domain.standings import TIE_BREAKS, game_points, standings
 
-RULINGS = ("result_stands", "void", "replay")
-
-
-class LeagueError(Exception):
-    """A command the league's state does not allow (mapped to 409 or 422 at the boundary)."""
-
-    def __init__(self, message: str, field: str | None = None, conflict: bool = True) -> None:
-        super().__init__(message)
-        self.field = field
-        self.conflict = conflict
-
-
-Event = tuple[str, dict[str, Any]]
-
-
-@dataclass
-class LeagueTable:
-    request_id: str
-    round: int
-    table_no: int
-    seats: list[str]
-    reason: str
-    replay_of: str | None = None
-    game_id: str | None = None
-    status: str = "requested"  # requested | created | finished | aborted | void | replaced
-    ranks: list[int] | None = None
-    scores: list[float] | None = None
-
-    @property
-    def settled(self) -> bool:
-        return self.status in {"finished", "aborted", "void", "replaced"}
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "request_id": self.request_id,
-            "round": self.round,
-            "table_no": self.table_no,
-            "seats": list(self.seats),
-            "reason": self.reason,
-            "replay_of": self.replay_of,
-            "game_id": self.game_id,
-            "status": self.status,
-            "ranks": self.ranks,
-            "scores": self.scores,
-        }
-
-
-@dataclass
-class Dispute:
-    dispute_id: str
-    game_id: str
-    reason: str
-    audit: dict[str, Any]
-    status: str = "open"
-    ruling: str | None = None
-    note: str | None = None
-    replay_request_id: str | None = None
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "dispute_id": self.dispute_id,
-            "game_id": self.game_id,
-            "reason": self.reason,
-            "audit": self.audit,
-            "status": self.status,
-            "ruling": self.ruling,
-            "note": self.note,
-            "replay_request_id": self.replay_request_id,
-        }
-
+__all__ = ["RESEATABLE", "RULINGS", "SETTLED", "TIE_BREAKS", "Dispute", "Event", "League", "LeagueError",
+           "LeagueTable", "game_points", "standings"]
 
 @dataclass
 class League:
@@ -124,6 +72,10 @@ class League:
     byes: dict[int, list[str]] = field(default_factory=dict)
     disputes: dict[str, Dispute] = field(default_factory=dict)
     seated_rounds: int = 0
+    rules: LeagueRules = field(default_factory=LeagueRules)
+    withdrawn: dict[str, dict[str, Any]] = field(default_factory=dict)  # player -> PlayerWithdrew
+    entered: dict[str, dict[str, Any]] = field(default_factory=dict)  # late entrant -> PlayerEntered
+    overrides: dict[int, dict[str, Any]] = field(default_factory=dict)  # round -> PairingOverridden
 
     # ------------------------------------------------------------------ folding
     @classmethod
@@ -140,6 +92,7 @@ class League:
             self.options = dict(p["options"])
             self.participants = list(p["participants"])
             self.rounds, self.table_sizes, self.format = int(p["rounds"]), list(p["table_sizes"]), p["format"]
+            self.rules = LeagueRules.parse(p.get("rules"))
             self.status = "running"
         elif kind == "RoundSeated":
             r = int(p["round"])
@@ -178,6 +131,23 @@ class League:
                     new_id, ruled.round, ruled.table_no, list(ruled.seats),
                     f"replay of game {ruled.game_id} by ruling on dispute {d.dispute_id}", ruled.request_id,
                 )
+        elif kind == "PlayerWithdrew":
+            self.withdrawn[p["player_id"]] = dict(p)
+        elif kind == "PlayerEntered":
+            self.participants.append(p["player_id"])
+            self.entered[p["player_id"]] = dict(p)
+        elif kind == "ForfeitRecorded":
+            table = self.tables[p["request_id"]]
+            table.status, table.ranks, table.points = "forfeited", list(p["ranks"]), list(p["points"])
+            table.absent, table.scores = list(p["absent"]), None
+        elif kind == "TableReseated":
+            old = self.tables[p["request_id"]]
+            old.status = "replaced"
+            new_id = p["new_request_id"]
+            self.tables[new_id] = LeagueTable(new_id, old.round, old.table_no, list(old.seats), p["reason"],
+                                              old.request_id)
+        elif kind == "PairingOverridden":
+            self.overrides[int(p["round"])] = dict(p)
         elif kind == "LeagueCompleted":
             self.status = "completed"
         else:
@@ -201,6 +171,20 @@ class League:
     def open_disputes(self) -> list[Dispute]:
         return [d for d in self.disputes.values() if d.status == "open"]
 
+    def current_table(self, round_no: int, table_no: int) -> LeagueTable | None:
+        """The table now standing at that number (the newest after re-seats and replays)."""
+        live = [t for t in self.round_tables(round_no) if t.table_no == table_no and t.status != "replaced"]
+        return live[-1] if live else None
+
+    def active_players(self, round_no: int) -> list[str]:
+        """Who is seated in a round: entered by then, and not withdrawn under ``not_paired``."""
+        return [
+            p for p in self.participants
+            if self.entered.get(p, {}).get("from_round", 1) <= round_no
+            and not (p in self.withdrawn and self.withdrawn[p]["rule"] == "not_paired"
+                     and self.withdrawn[p]["from_round"] <= round_no)
+        ]
+
     # ------------------------------------------------------------------ commands
     @staticmethod
     def create(
@@ -213,6 +197,7 @@ class League:
         table_sizes: Sequence[int],
         fmt: str,
         created_by: str,
+        rules: Mapping[str, Any] | None = None,
     ) -> list[Event]:
         if len(set(participants)) != len(participants):
             raise LeagueError("a participant is listed twice", "participants", conflict=False)
@@ -222,34 +207,84 @@ class League:
             chosen = choose_format(fmt, len(participants), table_sizes, rounds)
         except SeatingError as exc:
             raise LeagueError(str(exc), "format", conflict=False) from None
+        try:
+            parsed = LeagueRules.parse(rules)
+        except ValueError as exc:
+            raise LeagueError(str(exc), "rules", conflict=False) from None
         created: Event = ("LeagueCreated", {
             "league_id": league_id, "name": name, "game_type": game_type, "options": dict(options),
             "participants": list(participants), "rounds": rounds, "table_sizes": list(table_sizes),
-            "format": chosen, "created_by": created_by,
+            "format": chosen, "created_by": created_by, "rules": parsed.as_dict(),
         })
         league = League.fold([created])
-        return [created, league.seat_next_round()]
+        return [created, *league.progress(league.seat_next_round())]
 
-    def seat_next_round(self) -> Event:
+    def seat_next_round(self) -> list[Event]:
+        """``RoundSeated``, then a ``ForfeitRecorded`` for every table with a player withdrawn under
+        the ``forfeit`` rule (no game is requested for it)."""
+        from services.matchmaking.domain.league_rules import forfeit_result
+
         r = self.seated_rounds + 1
         if r > self.rounds:
             raise LeagueError("every round is seated already")
         seating = self.seating_for(r)
-        tables = [
+        tables: list[dict[str, Any]] = [
             {"request_id": f"league:{self.league_id}:r{r}:t{k}", "table_no": k, "seats": list(t.seats),
              "reason": t.reason}
             for k, t in enumerate(seating.tables, start=1)
         ]
-        return ("RoundSeated", {"round": r, "tables": tables, "byes": list(seating.byes)})
+        events: list[Event] = [("RoundSeated", {"round": r, "tables": tables, "byes": list(seating.byes)})]
+        for t in tables:
+            absent = [p for p in t["seats"] if p in self.withdrawn]
+            if absent:
+                ranks, points = forfeit_result(self.rules, t["seats"], absent)
+                events.append(("ForfeitRecorded", {
+                    "request_id": t["request_id"], "round": r, "table_no": t["table_no"], "absent": absent,
+                    "present": [p for p in t["seats"] if p not in absent], "ranks": ranks, "points": points,
+                    "rule": self.rules.forfeit, "reason": "withdrawn (withdrawal rule: forfeit)", "by": "league",
+                }))
+        return events
 
     def seating_for(self, round_no: int) -> Seating:
+        players = self.active_players(round_no)
+        override = self.overrides.get(round_no)
+        note = ""
+        if override is not None:
+            listed = [p for seats in override["tables"] for p in seats] + list(override["byes"])
+            if sorted(listed) == sorted(players):
+                reason = f"manual pairing by the organiser ({override['by']}): {override['reason']}"
+                return Seating(tuple(SeatedTable(tuple(seats), reason) for seats in override["tables"]),
+                               tuple(override["byes"]), 0)
+            note = ("; the organiser's pairing override no longer matched the players (a withdrawal or"
+                    " late entry since), so the round was seated by the rules")
+        seating = self._seat_by_rules(round_no, players)
+        if note:
+            seating = Seating(tuple(SeatedTable(t.seats, t.reason + note) for t in seating.tables),
+                              seating.byes, seating.repeats)
+        return seating
+
+    def _seat_by_rules(self, round_no: int, players: list[str]) -> Seating:
         history = self.seat_history()
         if self.format == ROUND_ROBIN:
-            return seat_round_robin(self.participants, self.table_sizes, round_no, history)
-        rows = standings(self)
+            seating = seat_round_robin(self.participants, self.table_sizes, round_no, history)
+            gone = set(self.participants) - set(players)
+            if not gone:
+                return seating
+            tables, byes = [], list(seating.byes)  # a withdrawn player's table-mates sit out with a bye
+            for t in seating.tables:
+                left = tuple(p for p in t.seats if p not in gone)
+                if len(left) == len(t.seats):
+                    tables.append(t)
+                elif len(left) in self.table_sizes:
+                    tables.append(SeatedTable(left, t.reason + "; without the withdrawn players"))
+                else:
+                    byes += list(left)
+            return Seating(tuple(tables), tuple(p for p in byes if p not in gone), seating.repeats)
+        playing = set(players)
+        rows = [row for row in standings(self) if row["player_id"] in playing]
         byes_had: dict[str, int] = {}
-        for players in self.byes.values():
-            for p in players:
+        for byed in self.byes.values():
+            for p in byed:
                 byes_had[p] = byes_had.get(p, 0) + 1
         return seat_swiss(
             [row["player_id"] for row in rows], self.met(), history, byes_had, self.table_sizes, round_no,
@@ -257,7 +292,7 @@ class League:
         )
 
     def met(self) -> dict[str, dict[str, int]]:
-        """How many earlier tables each pair shared (a replayed table counts once)."""
+        """How many earlier tables each pair shared (a replayed or re-seated table counts once)."""
         met: dict[str, dict[str, int]] = {p: {} for p in self.participants}
         for t in self.tables.values():
             if t.status == "replaced":
@@ -284,7 +319,7 @@ class League:
         if self.status != "running" or not self.round_complete(self.seated_rounds):
             return []
         if self.seated_rounds < self.rounds:
-            return [self.seat_next_round()]
+            return self.seat_next_round()
         if all(t.settled for t in self.tables.values()):
             return [("LeagueCompleted", {})]
         return []
@@ -293,7 +328,7 @@ class League:
         self, game_id: str, players: Sequence[str], ranks: Sequence[int], scores: Sequence[float], reason: str
     ) -> list[Event]:
         table = self.table_for_game(game_id)
-        if table is None or table.status in {"finished", "aborted", "void", "replaced"}:
+        if table is None or table.settled or table.status in RESEATABLE:
             return []
         if list(players) != table.seats:
             raise LeagueError(f"game {game_id} was played by other players than seated")
@@ -301,19 +336,30 @@ class League:
             "request_id": table.request_id, "game_id": game_id, "players": list(players),
             "ranks": list(ranks), "scores": [float(s) for s in scores], "reason": reason,
         })
-        return self._then_progress(event)
+        return self.progress([event])
 
     def record_abort(self, game_id: str, reason: str) -> list[Event]:
         table = self.table_for_game(game_id)
-        if table is None or table.settled:
+        if table is None or table.settled or table.status in RESEATABLE:
             return []
-        return self._then_progress(("GameAbortRecorded", {
-            "request_id": table.request_id, "game_id": game_id, "reason": reason}))
+        return self.progress([("GameAbortRecorded", {
+            "request_id": table.request_id, "game_id": game_id, "reason": reason})])
+
+    def progress(self, events: list[Event]) -> list[Event]:
+        """``events`` followed by whatever they set off: the next rounds seated (a round of nothing but
+        forfeits is complete at once) and the league completed."""
+        after = copy.deepcopy(self)
+        for event in events:
+            after.apply(*event)
+        out = list(events)
+        while more := after.after_settlement():
+            for event in more:
+                after.apply(*event)
+            out += more
+        return out
 
     def _then_progress(self, event: Event) -> list[Event]:
-        after = copy.deepcopy(self)
-        after.apply(*event)
-        return [event, *after.after_settlement()]
+        return self.progress([event])
 
     def open_dispute(self, dispute_id: str, game_id: str, reason: str, audit: Mapping[str, Any]) -> list[Event]:
         table = self.table_for_game(game_id)
@@ -343,53 +389,3 @@ class League:
         ruled: Event = ("DisputeRuled", {"dispute_id": dispute_id, "game_id": dispute.game_id, "ruling": ruling,
                                          "note": note, "replay_request_id": replay_id})
         return self._then_progress(ruled)
-
-
-def game_points(ranks: Sequence[int]) -> list[float]:
-    """One point per table-mate ranked below, half per table-mate ranked equal."""
-    return [
-        sum(1.0 if r < o else 0.5 if r == o else 0.0 for j, o in enumerate(ranks) if j != i)
-        for i, r in enumerate(ranks)
-    ]
-
-
-def standings(league: League) -> list[dict[str, Any]]:
-    """Rows best first: place, player_id, points, buchholz, wins, score, games, byes, provisional."""
-    seed = {p: i for i, p in enumerate(league.participants)}
-    rows: dict[str, dict[str, Any]] = {
-        p: {"player_id": p, "points": 0.0, "buchholz": 0.0, "wins": 0, "score": 0.0, "games": 0, "byes": 0,
-            "provisional": False}
-        for p in league.participants
-    }
-    disputed = {d.game_id for d in league.open_disputes()}
-    counted: list[LeagueTable] = [t for t in league.tables.values() if t.status in {"finished", "aborted"}]
-    for t in counted:
-        pts = game_points(t.ranks) if t.status == "finished" and t.ranks else [0.0] * len(t.seats)
-        for i, p in enumerate(t.seats):
-            row = rows[p]
-            row["points"] += pts[i]
-            row["games"] += 1
-            if t.status == "finished" and t.ranks is not None and t.ranks[i] == 1:
-                row["wins"] += 1
-            if t.status == "finished" and t.scores is not None:
-                row["score"] += t.scores[i]
-            if t.game_id in disputed:
-                row["provisional"] = True
-    for r, players in league.byes.items():
-        sizes = [len(t.seats) for t in league.round_tables(r)] or [2]
-        for p in players:
-            rows[p]["points"] += (max(sizes) - 1) / 2
-            rows[p]["byes"] += 1
-    for t in counted:
-        for p in t.seats:
-            rows[p]["buchholz"] += sum(rows[q]["points"] for q in t.seats if q != p)
-    ordered = sorted(
-        rows.values(),
-        key=lambda row: (-row["points"], -row["buchholz"], -row["wins"], -row["score"], seed[row["player_id"]]),
-    )
-    for place, row in enumerate(ordered, start=1):
-        row["place"] = place
-    return ordered
-
-
-TIE_BREAKS = ("points", "buchholz", "wins", "score", "seed")

@@ -201,8 +201,9 @@ def get_league(league_id: str) -> dict[str, Any]:
 @leagues.route("/<league_id>/standings")
 @leagues.response(200, s.StandingsSchema)
 def get_standings(league_id: str) -> dict[str, Any]:
-    """Standings: points, then Buchholz, wins, total score, seeding order. Disputed games make rows
-    provisional; void games count for nobody."""
+    """Standings: points, then Buchholz, wins, total score, seeding order; each row's `decided_by` names
+    the tie-break that decided its place. Disputed games make rows provisional; void, aborted and
+    re-seated games count for nobody."""
     return service().standings(league_id)
 
 
@@ -269,6 +270,109 @@ def rule_dispute(body: dict[str, Any], league_id: str, dispute_id: str) -> dict[
     """Organiser: rule. `result_stands` keeps the result; `void` drops it (GameVoided goes to ratings);
     `replay` drops it and requests a new game with the same seats."""
     return service().rule(identity(), league_id, dispute_id, body)
+
+
+# ------------------------------------------------------------------------------ league operations
+_LEAGUE_CONFLICT = "the league's state does not allow it (completed, table settled, player withdrawn ...)"
+
+
+@leagues.route("/<league_id>/withdraw", methods=["POST"])
+@leagues.arguments(s.WithdrawBody)
+@leagues.response(200, s.LeagueSchema)
+@leagues.alt_response(409, description=_LEAGUE_CONFLICT)
+@leagues.doc(security=AUTH)
+def withdraw(body: dict[str, Any], league_id: str) -> dict[str, Any]:
+    """Organiser: withdraw a player (`PlayerWithdrew`) from the next round to be seated. A game of theirs
+    seated and not finished is forfeited at once; later rounds follow the league's `withdrawal` rule."""
+    return service().withdraw_player(identity(), league_id, body)
+
+
+@leagues.route("/<league_id>/enter", methods=["POST"])
+@leagues.arguments(s.EnterBody)
+@leagues.response(200, s.LeagueSchema)
+@leagues.alt_response(409, description="a round robin, every round seated, or the player plays already")
+@leagues.doc(security=AUTH)
+def enter(body: dict[str, Any], league_id: str) -> dict[str, Any]:
+    """Organiser: a late entry (`PlayerEntered`, Swiss leagues) from the next round to be seated; each
+    missed round scores the league's `late_entry` rule."""
+    return service().enter_player(identity(), league_id, body)
+
+
+@leagues.route("/<league_id>/rounds/<int(min=1, max=100):round_no>/tables/<int(min=1, max=1000):table_no>"
+               "/forfeit", methods=["POST"])
+@leagues.arguments(s.ForfeitBody)
+@leagues.response(200, s.LeagueSchema)
+@leagues.alt_response(409, description="the table is settled already")
+@leagues.doc(security=AUTH)
+def forfeit(body: dict[str, Any], league_id: str, round_no: int, table_no: int) -> dict[str, Any]:
+    """Organiser: record a forfeit (`ForfeitRecorded`): the absent players rank last with 0 points, the
+    present score the league's `forfeit` rule. Works on any table not yet settled (also aborted ones)."""
+    return service().record_forfeit(identity(), league_id, round_no, table_no, body)
+
+
+@leagues.route("/<league_id>/rounds/<int(min=1, max=100):round_no>/tables/<int(min=1, max=1000):table_no>"
+               "/reseat", methods=["POST"])
+@leagues.arguments(s.ReseatBody)
+@leagues.response(200, s.LeagueSchema)
+@leagues.alt_response(409, description="the table is not aborted or failed")
+@leagues.doc(security=AUTH)
+def reseat(body: dict[str, Any], league_id: str, round_no: int, table_no: int) -> dict[str, Any]:
+    """Organiser: re-seat an `aborted` or `failed` table (`TableReseated`): a new game is requested for
+    the same seats; the old table becomes `replaced` and counts for nobody."""
+    return service().reseat_table(identity(), league_id, round_no, table_no, body)
+
+
+@leagues.route("/<league_id>/rounds/<int(min=1, max=100):round_no>/pair", methods=["POST"])
+@leagues.arguments(s.PairBody)
+@leagues.response(200, s.LeagueSchema)
+@leagues.alt_response(409, description="the round is seated already")
+@leagues.doc(security=AUTH)
+def pair(body: dict[str, Any], league_id: str, round_no: int) -> dict[str, Any]:
+    """Organiser: pair a round not yet seated by hand (`PairingOverridden`, with the reason); every player
+    of that round once, at allowed table sizes. Used when the round is seated (unless a withdrawal or
+    late entry since changed who plays; then the rules seat it and the tables say so)."""
+    return service().override_pairing(identity(), league_id, round_no, body)
+
+
+@leagues.route("/<league_id>/rounds/<int(min=1, max=100):round_no>/results")
+@leagues.arguments(s.ResultsQuery, location="query")
+@leagues.doc(
+    responses={
+        "200": {
+            "description": "One round: every table and game with each seat's rank, game score and league"
+            " points, the byes, late entries and withdrawals, and the standings after the round with their"
+            " tie-breaks and `decided_by`. `format=csv`: one row per seat (and bye); `format=trf`: a"
+            " TRF-16-like player list up to this round (two-player tables only).",
+            "content": {
+                "application/json": {
+                    "schema": {"type": "object"},
+                    "example": {"round": 2, "complete": True, "games": [{"table_no": 1, "status": "finished",
+                                "seats": [{"seat": 0, "player_id": "2f0a...", "rank": 1, "points": 1.0}]}],
+                                "byes": [], "standings": [{"place": 1, "points": 2.0, "decided_by": "points"}]},
+                },
+                "text/csv": {
+                    "schema": {"type": "string"},
+                    "example": "round,table_no,request_id,game_id,status,seat,player_id,display_name,rank,"
+                    "game_score,points,place_after_round,total_points,buchholz,wins,total_score,decided_by\n"
+                    "2,1,league:4c1e...:r2:t1,7d9b...,finished,0,2f0a...,Anneke,1,9.0,1.0,1,2.0,1.0,2,18.0,"
+                    "buchholz\n",
+                },
+                "text/plain": {
+                    "schema": {"type": "string"},
+                    "example": "012 Spring league\n001    1      Anneke                               0  ...",
+                },
+            },
+        }
+    }
+)
+def round_results(args: dict[str, Any], league_id: str, round_no: int) -> Response:
+    """Export one round's results (JSON, CSV or TRF-like)."""
+    media, document = service().round_export(league_id, round_no, args["format"])
+    headers = {}
+    if args["format"] != "json":
+        ext = "csv" if args["format"] == "csv" else "trf"
+        headers["Content-Disposition"] = f'attachment; filename="league-{league_id}-round-{round_no}.{ext}"'
+    return Response(document, mimetype=media, headers=headers)
 
 
 BLUEPRINTS = (tickets, matching, private, leagues)

@@ -1,7 +1,8 @@
 """RQ jobs of the matchmaking service: thin functions taking a message envelope (ids and values only).
 
 - ``GameCreatedForTable`` (from games): the table's tickets (or league table) get the game id.
-- ``GameFinished`` / ``GameAborted`` (from games): league results; queue tickets are closed.
+- ``GameFinished`` / ``GameAborted`` (from games): league results (an aborted league table counts for
+  nobody and waits for the organiser's re-seat); queue tickets are closed.
 - ``PlayerRegistered`` / ``PlayerRenamed`` (from games): display names for leagues and standings.
 - ``tick``: one matching run (enqueue it periodically, or run ``python -m
   services.matchmaking.entrypoints.ticker``).

@@ -5,6 +5,7 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import validate
 
+from services.matchmaking.domain.league_rules import CHOICES
 from shared.bots import BOT_LEVELS
 from shared.web.bounds import bounded
 
@@ -112,6 +113,23 @@ class PrivateTableSchema(ma.Schema):
     created_at = ma.fields.String(metadata={"example": "2024-05-01T12:00:00+00:00"})
 
 
+class LeagueRulesSchema(Strict):
+    withdrawal = ma.fields.String(load_default="not_paired", validate=validate.OneOf(CHOICES["withdrawal"]),
+                                  metadata={"example": "not_paired", "description": "not_paired: a withdrawn player"
+                                            " is no longer seated; forfeit: they stay in the seatings and each"
+                                            " later game is a forfeit loss"})
+    forfeit = ma.fields.String(load_default="win", validate=validate.OneOf(CHOICES["forfeit"]),
+                               metadata={"example": "win", "description": "win: every present player scores a"
+                                         " win (n-1 points at a table of n); shared: the present tie for first;"
+                                         " the absent score 0"})
+    bye = ma.fields.String(load_default="half", validate=validate.OneOf(CHOICES["bye"]),
+                           metadata={"example": "half", "description": "a bye scores half a win ((n-1)/2 at the"
+                                     " round's largest table), a win (n-1) or zero"})
+    late_entry = ma.fields.String(load_default="zero", validate=validate.OneOf(CHOICES["late_entry"]),
+                                  metadata={"example": "half", "description": "points for each round a late"
+                                            " entrant missed: zero, or half (a half-point bye each)"})
+
+
 class LeagueCreate(Strict):
     name = ma.fields.String(required=True, validate=validate.Length(1, 120), metadata={"example": "Spring league"})
     game_type = ma.fields.String(required=True, validate=validate.Regexp(r"^[a-z][a-z0-9_-]{0,39}$"),
@@ -130,6 +148,8 @@ class LeagueCreate(Strict):
                                         " can meet every other, else Swiss"})
     seeding = ma.fields.String(load_default="given", validate=validate.OneOf(("given", "rating")),
                                metadata={"example": "given", "description": "rating: seed by the ratings service"})
+    rules = ma.fields.Nested(LeagueRulesSchema, load_default=dict, metadata={
+        "description": "how withdrawals, forfeits, byes and late entries score (see README: Running a league)"})
 
 
 class LeagueTableSchema(ma.Schema):
@@ -143,10 +163,16 @@ class LeagueTableSchema(ma.Schema):
     replay_of = ma.fields.String(allow_none=True, metadata={"example": None,
                                                            "description": "the game this one replays (a ruling)"})
     game_id = ma.fields.String(allow_none=True, metadata={"example": GAME})
-    status = ma.fields.String(metadata={"enum": ["requested", "created", "finished", "aborted", "void",
-                                                 "replaced"], "example": "finished"})
+    status = ma.fields.String(metadata={"enum": ["requested", "created", "finished", "aborted", "failed",
+                                                 "forfeited", "void", "replaced"], "example": "finished",
+                                        "description": "aborted and failed tables count for nobody and wait"
+                                        " for a re-seat (or a forfeit); replaced: re-seated or replayed"})
     ranks = ma.fields.List(ma.fields.Integer(), allow_none=True, metadata={"example": [2, 1, 4, 3]})
     scores = ma.fields.List(ma.fields.Float(), allow_none=True, metadata={"example": [12, 15, 3, 8]})
+    points = ma.fields.List(ma.fields.Float(), allow_none=True, metadata={
+        "example": [2.0, 3.0, 0.0, 1.0], "description": "league points per seat (finished or forfeited)"})
+    absent = ma.fields.List(ma.fields.String(), allow_none=True, metadata={
+        "example": None, "description": "forfeits: the seated players who did not show"})
 
 
 class RoundSchema(ma.Schema):
@@ -187,6 +213,16 @@ class LeagueSchema(ma.Schema):
     version = ma.fields.Integer(metadata={"example": 4, "description": "events in the league's stream"})
     schedule = ma.fields.List(ma.fields.Nested(RoundSchema))
     disputes = ma.fields.List(ma.fields.Nested(DisputeSchema))
+    rules = ma.fields.Dict(metadata={"example": {"withdrawal": "not_paired", "forfeit": "win", "bye": "half",
+                                                 "late_entry": "zero"}})
+    withdrawals = ma.fields.List(ma.fields.Dict(), metadata={"example": [{
+        "player_id": PLAYER, "from_round": 2, "rule": "not_paired", "reason": "moved abroad", "by": "admin"}]})
+    late_entries = ma.fields.List(ma.fields.Dict(), metadata={"example": [{
+        "player_id": PLAYER, "from_round": 3, "missed_rounds": [1, 2], "points_per_missed_round": 0.5,
+        "rule": "half", "by": "admin"}]})
+    pairing_overrides = ma.fields.List(ma.fields.Dict(), metadata={"example": [{
+        "round": 3, "tables": [[PLAYER, "5b1d..."]], "byes": [], "reason": "brothers may not meet",
+        "by": "admin"}]})
 
 
 class LeagueSummary(ma.Schema):
@@ -222,6 +258,15 @@ class StandingRow(ma.Schema):
     games = ma.fields.Integer(metadata={"example": 3})
     byes = ma.fields.Integer(metadata={"example": 0})
     provisional = ma.fields.Boolean(metadata={"example": False, "description": "a counted game is under dispute"})
+    seed = ma.fields.Integer(metadata={"example": 4, "description": "seeding order (late entrants last)"})
+    withdrawn_from_round = ma.fields.Integer(allow_none=True, metadata={"example": None})
+    entered_round = ma.fields.Integer(metadata={"example": 1, "description": "the first round played"})
+    missed_rounds = ma.fields.List(ma.fields.Integer(), metadata={"example": []})
+    decided_by = ma.fields.String(metadata={
+        "enum": ["points", "buchholz", "wins", "score", "seed"], "example": "buchholz",
+        "description": "the deepest tie-break needed to separate this place from the ones above and below"})
+    explanation = ma.fields.String(metadata={"example": "behind 5b1d...: points 3 to 2; ahead of 9c2e...: level"
+                                             " on points (2), buchholz 5 to 4"})
 
 
 class StandingsSchema(ma.Schema):
@@ -262,3 +307,42 @@ class LeagueEvent(ma.Schema):
 class LeagueEvents(ma.Schema):
     league_id = ma.fields.String(metadata={"example": "4c1e8a2b-6d3f-4b5a-9c7e-1f3a5b7d9e0c"})
     events = ma.fields.List(ma.fields.Nested(LeagueEvent))
+
+
+class WithdrawBody(Strict):
+    player_id = ma.fields.String(required=True, metadata={"example": PLAYER})
+    reason = ma.fields.String(required=True, validate=validate.Length(1, 1000), metadata={"example": "moved abroad"})
+
+
+class EnterBody(Strict):
+    player_id = ma.fields.String(required=True, metadata={"example": PLAYER})
+
+
+class ForfeitBody(Strict):
+    absent = ma.fields.List(ma.fields.String(), required=True, validate=validate.Length(1, 7),
+                            metadata={"example": [PLAYER], "description": "the seated players who did not show"
+                                      " (or whose clock fell)"})
+    reason = ma.fields.String(required=True, validate=validate.Length(1, 1000),
+                              metadata={"example": "did not show within 15 minutes"})
+
+
+class ReseatBody(Strict):
+    reason = ma.fields.String(required=True, validate=validate.Length(1, 1000),
+                              metadata={"example": "the server restarted during the game"})
+
+
+class PairBody(Strict):
+    tables = ma.fields.List(ma.fields.List(ma.fields.String(), validate=validate.Length(2, 8)), required=True,
+                            validate=validate.Length(1, 1000),
+                            metadata={"example": [[PLAYER, "5b1d..."]], "description": "player ids per table,"
+                                      " in seat order"})
+    byes = ma.fields.List(ma.fields.String(), load_default=list, validate=validate.Length(0, 1000),
+                          metadata={"example": []})
+    reason = ma.fields.String(required=True, validate=validate.Length(1, 1000),
+                              metadata={"example": "brothers may not meet in the last round"})
+
+
+class ResultsQuery(Strict):
+    format = ma.fields.String(load_default="json", validate=validate.OneOf(("json", "csv", "trf")),
+                              metadata={"example": "csv", "description": "trf: FIDE TRF-16-like, leagues of"
+                                        " two-player tables only"})

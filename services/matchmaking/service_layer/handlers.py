@@ -31,6 +31,7 @@ from services.matchmaking.service_layer.errors import (
     NotFound,
     Unauthorized,
 )
+from services.matchmaking.service_layer.leagues import LeagueOperations
 from shared.auth import Identity
 from shared.eventstore.model import NewEvent, OutboxMessage
 from shared.messages import outbox_for
@@ -55,7 +56,7 @@ def _iso(value: Any) -> Any:
     return value.isoformat() if isinstance(value, datetime) else value
 
 
-class MatchmakingService:
+class MatchmakingService(LeagueOperations):
     def __init__(
         self,
         uow: UnitOfWork,
@@ -419,11 +420,13 @@ class MatchmakingService:
             return
         expected = league.version
         outbox: list[OutboxMessage] = []
+        seated: list[str] = []
         for kind, payload in events:
             league.apply(kind, payload)
             if kind == "RoundSeated":
-                for t in payload["tables"]:
-                    outbox += self._league_table(repo, league, t["request_id"])
+                seated += [t["request_id"] for t in payload["tables"]]
+            elif kind == "TableReseated":
+                seated.append(payload["new_request_id"])
             elif kind == "DisputeRuled" and payload["ruling"] in {"void", "replay"}:
                 outbox += outbox_for("GameVoided", f"void:{payload['dispute_id']}", {
                     "game_id": payload["game_id"],
@@ -431,7 +434,10 @@ class MatchmakingService:
                               + (f": {payload['note']}" if payload.get("note") else ""),
                 })
                 if payload["ruling"] == "replay":
-                    outbox += self._league_table(repo, league, payload["replay_request_id"])
+                    seated.append(payload["replay_request_id"])
+        for request_id in seated:  # not those forfeited at once (a withdrawn player under the forfeit rule)
+            if league.tables[request_id].status == "requested":
+                outbox += self._league_table(repo, league, request_id)
         repo.append(f"league-{league.league_id}", expected,
                     [NewEvent(k, p, {"correlation_id": league.league_id}) for k, p in events], outbox)
         repo.update_league(league.league_id, league.status, league.seated_rounds)
@@ -469,7 +475,8 @@ class MatchmakingService:
                 raise InvalidRequest(f"unknown players: {', '.join(missing)}", field="participants")
             try:
                 events = League.create(league_id, body["name"], body["game_type"], body.get("options") or {},
-                                       participants, body["rounds"], sizes, body.get("format", "auto"), "admin")
+                                       participants, body["rounds"], sizes, body.get("format", "auto"), "admin",
+                                       body.get("rules"))
             except LeagueError as exc:
                 raise InvalidRequest(str(exc), field=exc.field) from None
             repo.insert_league(league_id, body["name"], body["game_type"], body["rounds"])
@@ -504,6 +511,10 @@ class MatchmakingService:
             "rounds": league.rounds, "table_sizes": league.table_sizes, "format": league.format,
             "status": league.status, "seated_rounds": league.seated_rounds, "version": league.version,
             "schedule": rounds, "disputes": [d.as_dict() for d in league.disputes.values()],
+            "rules": league.rules.as_dict(),
+            "withdrawals": list(league.withdrawn.values()),
+            "late_entries": list(league.entered.values()),
+            "pairing_overrides": [league.overrides[r] for r in sorted(league.overrides)],
         }
 
     def standings(self, league_id: str) -> dict[str, Any]:
@@ -529,7 +540,7 @@ class MatchmakingService:
             out = io.StringIO()
             writer = csv.writer(out, lineterminator="\n")
             columns = ["place", "player_id", "display_name", "points", "buchholz", "wins", "score", "games",
-                       "byes", "provisional"]
+                       "byes", "provisional", "decided_by"]
             writer.writerow(columns)
             for row in table["rows"]:
                 writer.writerow([row[c] for c in columns])

@@ -26,12 +26,13 @@ function Standings({ standings, names }) {
     <div class="scroll"><table class="standings">
       <thead><tr><th>${t("league.place")}</th><th>${t("league.player")}</th><th>${t("league.points")}</th>
         <th>${t("league.buchholz")}</th><th>${t("league.wins")}</th><th>${t("league.score")}</th>
-        <th>${t("league.games")}</th><th>${t("league.byes")}</th></tr></thead>
+        <th>${t("league.games")}</th><th>${t("league.byes")}</th><th>${t("league.decided_by")}</th></tr></thead>
       <tbody>${standings.rows.map((row) => html`<tr data-testid="standing" data-player-id=${row.player_id} data-place=${row.place}
           data-points=${row.points} class=${row.provisional ? "provisional" : ""}>
         <td>${row.place}</td><td><a href=${`#/players/${row.player_id}`}>${row.display_name || names[row.player_id] || shortId(row.player_id)}</a>
           ${row.provisional ? html` <small class="muted">*</small>` : null}</td>
         <td>${row.points}</td><td>${row.buchholz}</td><td>${row.wins}</td><td>${row.score}</td><td>${row.games}</td><td>${row.byes}</td>
+        <td title=${row.explanation ?? ""}>${row.decided_by ? t(`league.${row.decided_by}`) : ""}</td>
       </tr>`)}</tbody>
     </table></div>
     <p class="muted">${(standings.tie_breaks || []).join(" › ")}</p>
