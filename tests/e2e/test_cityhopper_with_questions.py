@@ -14,6 +14,8 @@ import pytest
 from redis import Redis
 from rq import Queue, SimpleWorker
 
+from services.bots.domain.budget import fixed_budget
+from services.bots.domain.levels import choose
 from services.games.bootstrap import create_app
 from services.games.domain.table import Table
 from services.games.engines.registry import default_registry
@@ -113,7 +115,11 @@ def test_cityhopper_game_over_http_with_questions_through_the_queue(stack, num_p
             assert_no_key_in_what_the_seat_sees(
                 seats[seat], game_id, full["version"], engine, mirror.progress.state, seat
             )
-        move = chooser.choice(engine.selfplay_moves(mirror.progress.state, seat))
+        # the `rules` bot, from the seat's own view and legal moves: random CityHopper games run from
+        # 387 to over 5,000 moves, rules-bot games end in ~83 (make test's budget)
+        own = seats[seat].get(f"/v1/games/{game_id}").json()
+        listed = seats[seat].get(f"/v1/games/{game_id}/legal-moves").json()["moves"]
+        move = choose("cityhopper", "rules", own, listed, seat, chooser, fixed_budget())
         r = seats[seat].post(f"/v1/games/{game_id}/moves", {"move": move, "expected_version": full["version"]})
         assert r.status_code == 201, r.text
     final = admin.get(f"/v1/games/{game_id}").json()

@@ -26,6 +26,7 @@ from services.games.entrypoints.schemas import VIEW_COMPONENTS
 from services.games.service_layer.selfplay import SelfPlayReport, play_one
 from tests.e2e.conftest import ADMIN, Client, register
 from tests.e2e.test_cityhopper_with_questions import stack  # noqa: F401  (the CityHopper fixture)
+from tests.e2e.test_engines_over_http import SHORT_OPTIONS
 
 pytestmark = pytest.mark.e2e
 SPEC = "urn:speltafel:games-openapi"
@@ -93,6 +94,7 @@ def shortest_variant(engine: Engine[Any]) -> tuple[int, dict[str, Any]]:
 def play_documented(base: str, game_type: str, pump: Callable[[], int] | None = None) -> int:
     engine = default_registry("").get(game_type)
     num_players, options = shortest_variant(engine)
+    options |= SHORT_OPTIONS.get(game_type, {})
     documented = Documented(requests.get(f"{base}/openapi.json", timeout=30).json())
     admin = Client(base, ADMIN)
     seats = [register(base, f"{game_type}-{k}") for k in range(num_players)]

@@ -18,6 +18,13 @@ from tests.e2e.conftest import ADMIN, Client, register
 pytestmark = pytest.mark.e2e
 
 
+# the spec's short games, so a whole game per player count stays quick over HTTP (make test's budget)
+SHORT_OPTIONS = {
+    "hoppaa": {"pawns_per_player": 1},  # HP-R22: the quick version, one pawn each
+    "paardenkoppen": {"rounds": 3},  # PK-21: the players agree the number of rounds
+}
+
+
 def cases() -> list[Any]:
     out = []
     for engine in default_registry("").all():
@@ -27,7 +34,8 @@ def cases() -> list[Any]:
         for config in engine.variants():
             if config.num_players not in seen:
                 seen.add(config.num_players)
-                out.append(pytest.param(engine.game_type, config.num_players, dict(config.options),
+                options = dict(config.options) | SHORT_OPTIONS.get(engine.game_type, {})
+                out.append(pytest.param(engine.game_type, config.num_players, options,
                                         id=f"{engine.game_type}-{config.num_players}"))
     return out
 
