@@ -196,8 +196,8 @@ class TableClock:
                 left += timedelta(seconds=self.settings.increment_seconds)
             continuing = clock.turn and seat != mover
             turn = seat in now.to_move
-            if turn and not continuing and not self.settings.carries_over:
-                left = self.settings.allowance
+            if not self.settings.carries_over and (not turn or not continuing):
+                left = self.settings.allowance  # a new turn (or the next one) has the whole allowance
             out.append(SeatClock(left, at if turn and not now.waiting else None, turn))
         return tuple(out)
 
