@@ -94,8 +94,11 @@ def test_klapper_partnership_out_of_time_forfeits_together(service: GamesService
     assert (report.checked, report.expired) == (1, 1)
     game = service.game_view(game["id"], ADMIN)
     assert game["status"] == "finished"
-    partner = (late + 2) % 4
-    assert [game["outcome"]["ranks"][s] for s in range(4)] == [2 if s in {late, partner} else 1 for s in range(4)]
+    # KL-2: two partnerships of two (who partners whom follows the seating option's draw)
+    losers = next(team for team in game["outcome"]["teams"] if late in team)
+    assert len(losers) == 2 and sorted(len(t) for t in game["outcome"]["teams"]) == [2, 2]
+    assert game["outcome"]["ranks"] == [2 if s in losers else 1 for s in range(4)]
+    assert game["outcome"]["scores"] == [0.0 if s in losers else 1.0 for s in range(4)]
     assert game["outcome"]["team_ranks"] == [2 if late in team else 1 for team in game["outcome"]["teams"]]
     assert game["outcome"]["reason"] == f"seat {late} ran out of time"
     expired = [e for e in events(service, game["id"]) if e["type"] == "TimeExpired"]
