@@ -262,3 +262,32 @@ def test_audit_flags_a_timeout_recorded_before_the_deadline(service: GamesServic
     expired["payload"]["accepted_at"] = expired["payload"]["deadline"] = at(39)
     rehash(moved)
     assert failing(audit_export(moved, REGISTRY).as_dict()) == {"clock_times": expired["version"]}
+
+
+def test_no_clock_runs_while_the_game_waits_for_a_question(service: GamesService, clock: FakeClock, seats: list[str]) -> None:
+    """CityHopper: from the move that asks the questions service until ClockResumed records the answer,
+    no seat's time runs and the ticker finds nothing due; then the seat to move has a whole turn."""
+    game = create(service, "cityhopper", seats[:2], {"kind": "per_move", "seconds": 30}, "forfeit")
+    for _ in range(400):
+        if game["waiting_for"] is not None or game["status"] != "running":
+            break
+        clock.advance(1)
+        game = play_first_legal(service, game, seats)
+    assert game["waiting_for"] is not None, "no question was asked in 400 moves"
+    assert game["clock"]["paused"] is True and game["clock"]["deadline"] is None
+    clock.advance(3600)  # the questions service is slow
+    assert service.tick_clocks().checked == 0
+    engine = REGISTRY.get("cityhopper")
+    table = service._read_table(game["id"])
+    assert table.progress is not None
+    request = engine.external_request(table.progress.state)
+    provider = engine.selfplay_provider()
+    assert request is not None and provider is not None
+    assert service.resolve_external(game["id"], request.kind, request.request_no, provider(request))
+    log = events(service, game["id"])
+    resumed = next(e for e in log if e["type"] == "ClockResumed")
+    assert resumed["payload"] == {"accepted_at": clock.at.isoformat(timespec="microseconds")}
+    game = service.game_view(game["id"], ADMIN)
+    assert game["clock"]["paused"] is False
+    assert game["clock"]["deadline"] == (clock.at + timedelta(seconds=30)).isoformat(timespec="microseconds")
+    assert service.audit(game["id"])["ok"]
