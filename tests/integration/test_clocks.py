@@ -123,9 +123,14 @@ def test_real_time_free_for_all_forfeit_ranks_the_seat_last(service: GamesServic
     assert service.audit(game["id"])["ok"]
 
 
-def test_auto_played_seat_lets_the_game_continue(service: GamesService, clock: FakeClock, seats: list[str]) -> None:
-    """auto_move: the seat's move is chosen from the committed seed; the game goes on and audits."""
-    game = create(service, "klapper", seats, {"kind": "per_move", "seconds": 20}, "auto_move")
+@pytest.mark.parametrize(("game_type", "players"), [("klapper", 4), ("hoppaa", 4), ("paardenkoppen", 3)])
+def test_auto_played_seat_lets_the_game_continue(
+    service: GamesService, clock: FakeClock, seats: list[str], game_type: str, players: int
+) -> None:
+    """auto_move (the card games): the seat's move is chosen from the committed seed; the game goes on
+    and audits, the automatic move re-derived from the revealed seed."""
+    seats = seats[:players]
+    game = create(service, game_type, seats, {"kind": "per_move", "seconds": 20}, "auto_move")
     absent = game["to_move"][0]
     clock.advance(25)
     assert service.tick_clocks().expired >= 1
@@ -147,7 +152,7 @@ def test_auto_played_seat_lets_the_game_continue(service: GamesService, clock: F
     audit = service.audit(game["id"])
     assert audit["ok"], audit
     seed = bytes.fromhex(events(service, game["id"])[-1]["payload"]["revealed_seed"])
-    engine = REGISTRY.get("klapper")
+    engine = REGISTRY.get(game_type)
     table = service._read_table(game["id"], until=log[k]["version"])
     assert table.progress is not None
     choices = engine.selfplay_moves(table.progress.state, absent)

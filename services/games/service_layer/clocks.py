@@ -179,7 +179,8 @@ class Clocks(ServiceCore):
         scratch.apply(engine, expired.type, expired.payload)
         assert scratch.progress is not None
         seat = int(expired.payload["seat"])
-        choices = engine.selfplay_moves(scratch.progress.state, seat)
+        state = scratch.progress.state
+        choices = engine.selfplay_moves(state, seat) or engine.legal_moves(state, seat)
         move = choices[auto_move_index(server_seed, table.game_id, scratch.version, len(choices))]
         made = Pending(
             "MoveMade",
