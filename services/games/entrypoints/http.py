@@ -198,7 +198,8 @@ def move_key() -> str | None:
 @games.alt_response(403, description="not your move or no seat")
 @games.alt_response(
     409,
-    description="stale expected_version or game not running; or `code: idempotency_in_flight`: a request "
+    description="stale expected_version or game not running; `code: time_expired`: the move came at or after "
+    "its seat's clock deadline (the timeout is recorded, see README \"Clocks\"); or `code: idempotency_in_flight`: a request "
     "with the same Idempotency-Key is still running (after waiting for it up to 10 s): retry after "
     "`Retry-After` seconds to get its answer",
     headers={"Retry-After": {"description": "seconds (idempotency_in_flight only)", "schema": {"type": "integer"}}},

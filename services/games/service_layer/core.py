@@ -1,6 +1,6 @@
 """The games service's shared plumbing: loading a table, the reader's view, and the one write path
 (``_commit``) every command goes through: events, read model, per-viewer copies and outbox rows in one
-transaction. The use cases live in ``reading``, ``seating`` and ``moves``; ``handlers.GamesService``
+transaction. The use cases live in ``reading``, ``seating``, ``moves`` and ``clocks``; ``handlers.GamesService``
 combines them."""
 
 from __future__ import annotations
