@@ -316,7 +316,10 @@ def _check_finish(
         if e["type"] == "PlayerResigned" or (e["type"] == "TimeExpired" and e["payload"].get("policy") == "forfeit")
     ]
     if ended_by:
-        seat, teams = ended_by[0]["payload"]["seat"], table_teams(engine, table)
+        seat, teams = ended_by[0]["payload"].get("seat"), table_teams(engine, table)
+        if not isinstance(seat, int) or not 0 <= seat < table.num_players:
+            final.fail(version, f"the game ended by {ended_by[0]['type']} of no seat ({seat!r})")
+            return
         if ended_by[0]["type"] == "PlayerResigned":
             want = resign_outcome(table.num_players, seat, teams).as_dict()
         else:
