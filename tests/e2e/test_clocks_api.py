@@ -142,3 +142,20 @@ def test_the_ticker_command_records_a_due_timeout(clocked: tuple[str, FakeClock]
     view = Client(base, ADMIN).get(f"/v1/games/{game['id']}").json()
     assert view["status"] == "running"  # played for, and the game goes on
     assert requests.get(base + f"/v1/games/{game['id']}/audit", timeout=30).json()["ok"]
+
+
+def test_a_late_move_is_a_409_and_the_timeout_is_recorded(clocked: tuple[str, FakeClock]) -> None:
+    base, clock = clocked
+    players = [register(base, f"l{k}") for k in range(4)]
+    game = table(base, players, {"kind": "per_move", "seconds": 30})
+    mover = players[game["to_move"][0]]
+    move = mover.get(f"/v1/games/{game['id']}/legal-moves").json()["moves"][0]
+    clock.at = T0 + timedelta(seconds=30)
+    r = mover.post(f"/v1/games/{game['id']}/moves", json={"move": move, "expected_version": game["version"]},
+                   headers={"Idempotency-Key": "late-1"})
+    assert r.status_code == 409 and r.headers["Content-Type"].startswith(PROBLEM), r.text
+    assert r.json()["code"] == "time_expired"
+    after = mover.get(f"/v1/games/{game['id']}").json()
+    assert after["status"] == "finished" and after["outcome"]["ranks"][game["to_move"][0]] == 2
+    types = [e["type"] for e in mover.get(f"/v1/games/{game['id']}/events").json()["events"]]
+    assert types[-2:] == ["TimeExpired", "GameFinished"] and "MoveMade" not in types
