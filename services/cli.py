@@ -16,7 +16,7 @@ from typing import Any
 SERVICES = ("games", "matchmaking", "questions", "ratings")
 ROOT = Path(__file__).resolve().parents[1]
 # the commands that talk to PostgreSQL or Redis
-NEEDS_BACKENDS = {"migrate", "serve", "worker", "relay", "matchmaking", "ratings", "gateway"}
+NEEDS_BACKENDS = {"migrate", "serve", "worker", "relay", "matchmaking", "ratings", "gateway", "games"}
 
 
 def data_dir() -> Path:
@@ -165,6 +165,12 @@ def cmd_matchmaking_tick(args: argparse.Namespace) -> int:
     return ticker(["--interval", str(args.interval), *(["--once"] if args.once else [])])
 
 
+def cmd_games_tick(args: argparse.Namespace) -> int:
+    from services.games.entrypoints.ticker import main as ticker
+
+    return ticker(["--interval", str(args.interval), *(["--once"] if args.once else [])])
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     from services.launcher import launch
 
@@ -289,6 +295,12 @@ def main(argv: list[str] | None = None) -> int:
     t.add_argument("--interval", type=float, default=2.0)
     t.add_argument("--once", action="store_true")
     t.set_defaults(func=cmd_matchmaking_tick)
+    p = sub.add_parser("games", help="games service tasks")
+    gsub = p.add_subparsers(dest="task", required=True)
+    t = gsub.add_parser("tick", help="record the timeouts of clocks that have run out (per the table's policy)")
+    t.add_argument("--interval", type=float, default=1.0)
+    t.add_argument("--once", action="store_true")
+    t.set_defaults(func=cmd_games_tick)
     p = sub.add_parser("verify", help="audit an exported game offline; non-zero exit on any failure")
     p.add_argument("file")
     p.add_argument("--json", action="store_true", help="print the full report as JSON")

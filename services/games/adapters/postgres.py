@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from datetime import datetime
 from typing import Any
 
 import psycopg
@@ -210,6 +211,19 @@ class GamesRepository:
             (Jsonb([player_id]),),
         ).fetchall()
         return {r[0]: int(r[1]) for r in rows}
+
+    # -- clocks ------------------------------------------------------------------------
+    def set_clock_deadline(self, game_id: str, deadline: datetime | None) -> None:
+        self.conn.execute("UPDATE games.games SET clock_deadline = %s WHERE id = %s", (deadline, game_id))
+
+    def due_clocks(self, now: datetime, limit: int) -> list[str]:
+        """Running games whose earliest clock deadline is at or before ``now``, earliest first."""
+        rows = self.conn.execute(
+            "SELECT id::text FROM games.games WHERE clock_deadline <= %s AND status = 'running'"
+            " ORDER BY clock_deadline LIMIT %s",
+            (now, limit),
+        ).fetchall()
+        return [r[0] for r in rows]
 
     # -- events ------------------------------------------------------------------------
     def append(

@@ -4,6 +4,9 @@ Checks: the hash chain; the revealed seed against its commitment; every chance e
 the seed; every move re-validated by the engine in order (and the events it caused compared with the
 recorded ones); the final outcome reproduced; and every top-level field of an export against the log
 (``export_fields``), so nothing an auditor reads outside the hash-chained events goes unchecked.
+On a clocked table (``clock_times``) every recorded time is re-checked: no move accepted at or after its
+seat's deadline, no ``TimeExpired`` before the deadline or with another policy than the table's, times
+that never go backwards, and each automatic move the one the seed picks.
 """
 
 from __future__ import annotations
@@ -12,8 +15,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from services.games.domain.clock import TIMED_EVENTS, auto_move_index, iso, parse_time
 from services.games.domain.play import Progress, SeedMaterial
-from services.games.domain.table import SERVICE_EVENTS, Table, resign_outcome, table_teams
+from services.games.domain.table import SERVICE_EVENTS, Table, resign_outcome, table_teams, timeout_outcome
 from services.games.engines.base import CHANCE_EVENT, EXTERNAL_EVENT, Engine, EngineError, IllegalMove
 from services.games.engines.registry import Registry, UnknownGameType
 from shared.eventstore.chain import verify_chain
@@ -75,20 +79,21 @@ def audit_events(
 ) -> AuditReport:
     chain, seed_check = Check("hash_chain"), Check("seed_commitment")
     chance, moves, final = Check("chance_events"), Check("moves_revalidated"), Check("final_state")
-    report = AuditReport(game_id, [chain, seed_check, chance, moves, final])
+    clock = Check("clock_times")
+    report = AuditReport(game_id, [chain, seed_check, chance, moves, final, clock])
 
     result = verify_chain(events, head)
     if not result.ok:
         chain.fail(result.first_bad_version, result.problem or "hash chain broken")
     if not events or events[0]["type"] != "GameCreated":
-        for check in (seed_check, chance, moves, final):
+        for check in (seed_check, chance, moves, final, clock):
             check.fail(1, "the log does not start with GameCreated")
         return report
     created = events[0]["payload"]
     try:
         engine = registry.get(created["game_type"])
     except UnknownGameType:
-        for check in (chance, moves, final):
+        for check in (chance, moves, final, clock):
             check.fail(1, f"unknown game type {created['game_type']!r}")
         return report
 
@@ -114,8 +119,95 @@ def audit_events(
     if setup:
         report.flags.append(f"chance events 0..{len(setup) - 1} were prescribed by an admin (recorded setup)")
 
-    _replay_and_compare(engine, events, moves, final, chance, server_seed, game_id, setup)
+    timer = ClockAudit(clock, server_seed, game_id)
+    _replay_and_compare(engine, events, moves, final, chance, server_seed, game_id, setup, timer)
+    if not created.get("clock") and clock.status == "pass":
+        clock.detail = "the table has no clock: no time to re-check, and no timeout was recorded"
     return report
+
+
+@dataclass
+class ClockAudit:
+    """Re-checks a clocked table's recorded times while the log is replayed (``observe`` before each
+    event is applied to the table)."""
+
+    check: Check
+    server_seed: bytes | None
+    game_id: str
+    auto: tuple[int, str, int] | None = None  # (seat, accepted_at, version of TimeExpired) owed a move
+
+    def observe(self, engine: Engine[Any], table: Table, version: int, type_: str, payload: dict[str, Any]) -> None:
+        check = self.check
+        if table.clock is None:
+            if type_ == "TimeExpired" or (type_ == "MoveMade" and payload.get("auto")):
+                check.fail(version, f"{type_} on a table without a clock")
+            return
+        if self.auto is not None and type_ != "MoveMade":
+            check.fail(version, f"seat {self.auto[0]}'s timeout (auto_move) is not followed by its move")
+            self.auto = None
+        if type_ not in TIMED_EVENTS:
+            return
+        try:
+            at = parse_time(payload.get("accepted_at"))
+        except (ValueError, TypeError):
+            check.fail(version, f"{type_} on a clocked table has no valid accepted_at")
+            return
+        last = table.clock.last_at
+        if last is not None and at < last:
+            check.fail(version, f"accepted_at {iso(at)} is before the previous recorded time {iso(last)}")
+        situation = table.situation(engine)
+        deadlines = table.clock.deadlines(situation)
+        seat = payload.get("seat")
+        if type_ == "MoveMade":
+            self._move(engine, table, version, payload, at, deadlines)
+        elif type_ == "TimeExpired":
+            deadline = deadlines.get(seat) if isinstance(seat, int) else None
+            if deadline is None:
+                check.fail(version, f"TimeExpired for seat {seat}, whose clock was not running")
+            elif at < deadline:
+                check.fail(
+                    version,
+                    f"TimeExpired recorded at {iso(at)}, before seat {seat}'s deadline {iso(deadline)} (early timeout)",
+                )
+            elif payload.get("deadline") != iso(deadline):
+                check.fail(version, f"TimeExpired names deadline {payload.get('deadline')}, the times give {iso(deadline)}")
+            if payload.get("policy") != table.clock.settings.timeout_policy:
+                check.fail(version, f"TimeExpired with policy {payload.get('policy')!r}, the table's is "
+                           f"{table.clock.settings.timeout_policy!r}")
+            if payload.get("policy") == "auto_move" and isinstance(seat, int):
+                self.auto = (seat, iso(at), version)
+
+    def _move(
+        self,
+        engine: Engine[Any],
+        table: Table,
+        version: int,
+        payload: dict[str, Any],
+        at: Any,
+        deadlines: dict[int, Any],
+    ) -> None:
+        check, seat, owed = self.check, payload.get("seat"), self.auto
+        self.auto = None
+        if owed is not None:
+            if seat != owed[0] or not payload.get("auto") or payload.get("accepted_at") != owed[1]:
+                check.fail(version, f"the move after seat {owed[0]}'s timeout is not its automatic move")
+                return
+            if self.server_seed is not None and table.progress is not None and isinstance(seat, int):
+                state = table.progress.state
+                choices = engine.selfplay_moves(state, seat) or engine.legal_moves(state, seat)
+                want = choices[auto_move_index(self.server_seed, self.game_id, owed[2], len(choices))] if choices else None
+                if payload.get("move") != want:
+                    check.fail(version, f"automatic move {payload.get('move')} is not the one the seed picks ({want})")
+            return
+        if payload.get("auto"):
+            check.fail(version, "an automatic move with no timeout before it")
+            return
+        deadline = deadlines.get(seat) if isinstance(seat, int) else None
+        if deadline is not None and at >= deadline:
+            check.fail(
+                version,
+                f"move accepted at {iso(at)}, at or after seat {seat}'s deadline {iso(deadline)} (its time had run out)",
+            )
 
 
 def _replay_and_compare(
@@ -127,6 +219,7 @@ def _replay_and_compare(
     server_seed: bytes | None,
     game_id: str,
     setup: list[list[int]],
+    timer: ClockAudit,
 ) -> None:
     table = Table(game_id)
     expected: list[dict[str, Any]] = []  # engine events the last move/start must be followed by
@@ -168,6 +261,7 @@ def _replay_and_compare(
             expected = _decide(engine, table, payload, version, moves)
         elif type_ == "GameFinished":
             _check_finish(engine, table, payload, version, final, events)
+        timer.observe(engine, table, version, type_, payload)
         try:
             table.apply(engine, type_, payload)
         except (EngineError, KeyError, ValueError, TypeError, IndexError) as exc:
@@ -177,6 +271,8 @@ def _replay_and_compare(
             expected = list(engine.opening_events(table.config))
     if expected:
         moves.fail(len(events), "the log ends before the events of its last move")
+    if timer.auto is not None:
+        timer.check.fail(len(events), f"the log ends before seat {timer.auto[0]}'s automatic move")
     if table.status == "running" and table.progress is not None and engine.outcome(table.progress.state):
         final.fail(len(events), "the game is over by the rules but no GameFinished was recorded")
     if table.status != "finished" and final.status == "pass":
@@ -215,9 +311,19 @@ def _check_finish(
     final: Check,
     events: Sequence[dict[str, Any]],
 ) -> None:
-    resigned = [e["payload"]["seat"] for e in events if e["type"] == "PlayerResigned"]
-    if resigned:
-        want = resign_outcome(table.num_players, resigned[0], table_teams(engine, table)).as_dict()
+    ended_by = [
+        e for e in events
+        if e["type"] == "PlayerResigned" or (e["type"] == "TimeExpired" and e["payload"].get("policy") == "forfeit")
+    ]
+    if ended_by:
+        seat, teams = ended_by[0]["payload"].get("seat"), table_teams(engine, table)
+        if not isinstance(seat, int) or not 0 <= seat < table.num_players:
+            final.fail(version, f"the game ended by {ended_by[0]['type']} of no seat ({seat!r})")
+            return
+        if ended_by[0]["type"] == "PlayerResigned":
+            want = resign_outcome(table.num_players, seat, teams).as_dict()
+        else:
+            want = timeout_outcome(table.num_players, seat, teams).as_dict()
     else:
         outcome = engine.outcome(table.progress.state) if table.progress else None
         if outcome is None:

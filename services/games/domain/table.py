@@ -1,15 +1,17 @@
 """A game table as the service sees it: seats, seeds and status around an engine state.
 
 The table is a fold over the game's stream: service events (GameCreated, PlayerJoined, GameStarted,
-MoveMade, PlayerResigned, GameFinished, GameAborted) plus the engine's own events.
+MoveMade, PlayerResigned, GameFinished, GameAborted; on a clocked table also ClockResumed and
+TimeExpired) plus the engine's own events.
 """
 
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+from services.games.domain.clock import TIMED_EVENTS, ClockSettings, Situation, TableClock, parse_time
 from services.games.domain.play import PrescribedSeeds, Progress, fold
 from services.games.engines.base import Engine, GameConfig, Outcome
 
@@ -22,6 +24,8 @@ SERVICE_EVENTS = frozenset(
         "PlayerResigned",
         "GameFinished",
         "GameAborted",
+        "ClockResumed",
+        "TimeExpired",
     }
 )
 
@@ -47,6 +51,7 @@ class Table:
     outcome: dict[str, Any] | None = None
     revealed_seed: str | None = None
     head_hash: str = ""  # hash of the last event folded (the next append chains to it)
+    clock: TableClock | None = None  # clocked tables only (domain/clock.py)
 
     @property
     def config(self) -> GameConfig:
@@ -78,6 +83,9 @@ class Table:
     def apply(self, engine: Engine[Any], type_: str, payload: dict[str, Any]) -> None:
         """Fold one stored event (its version is counted by the caller)."""
         self.version += 1
+        if self.clock is not None and type_ in TIMED_EVENTS:
+            mover = payload.get("seat") if type_ == "MoveMade" else None
+            self.clock = self.clock.record(parse_time(payload.get("accepted_at")), mover, self.situation(engine))
         if type_ == "GameCreated":
             self.game_type = payload["game_type"]
             self.options = dict(payload["options"])
@@ -87,13 +95,16 @@ class Table:
             self.commitment = payload["commitment"]
             self.seed_fixed = bool(payload.get("seed_fixed"))
             self.setup = payload.get("setup")
+            if payload.get("clock"):
+                settings = ClockSettings.from_recorded(payload["clock"], payload.get("timeout_policy"))
+                self.clock = TableClock.start(settings, self.num_players)
         elif type_ == "PlayerJoined":
             self.seats[payload["seat"]] = payload["player_id"]
             self.client_seeds[payload["seat"]] = payload.get("client_seed") or ""
         elif type_ == "GameStarted":
             self.status = "running"
             self.progress = Progress(engine.initial_state(self.config))
-        elif type_ in {"MoveMade", "PlayerResigned"}:
+        elif type_ in {"MoveMade", "PlayerResigned", "ClockResumed", "TimeExpired"}:
             pass
         elif type_ == "GameFinished":
             self.status = "finished"
@@ -106,6 +117,14 @@ class Table:
             if self.progress is None:
                 raise GamesError(f"engine event {type_} before GameStarted")
             fold(engine, self.progress, [payload])
+
+    def situation(self, engine: Engine[Any]) -> Situation:
+        """What the game waits for now (whose clocks run): the seats to move, and whether another
+        service is asked (then no clock runs)."""
+        if self.progress is None or self.status != "running":
+            return Situation()
+        state = self.progress.state
+        return Situation(tuple(engine.to_move(state)), engine.external_request(state) is not None)
 
     def engine_outcome(self, engine: Engine[Any]) -> Outcome | None:
         return engine.outcome(self.progress.state) if self.progress is not None else None
@@ -129,6 +148,11 @@ def resign_outcome(num_players: int, seat: int, teams: list[list[int]] | None) -
         team_ranks,
         [0.0 if r == 2 else 1.0 for r in team_ranks] if team_ranks else None,
     )
+
+
+def timeout_outcome(num_players: int, seat: int, teams: list[list[int]] | None) -> Outcome:
+    """The seat whose time ran out under the forfeit policy (and its partners) rank last, as on resigning."""
+    return replace(resign_outcome(num_players, seat, teams), reason=f"seat {seat} ran out of time")
 
 
 def table_teams(engine: Engine[Any], table: Table) -> list[list[int]] | None:

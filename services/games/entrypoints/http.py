@@ -198,7 +198,8 @@ def move_key() -> str | None:
 @games.alt_response(403, description="not your move or no seat")
 @games.alt_response(
     409,
-    description="stale expected_version or game not running; or `code: idempotency_in_flight`: a request "
+    description="stale expected_version or game not running; `code: time_expired`: the move came at or after "
+    "its seat's clock deadline (the timeout is recorded, see README \"Clocks\"); or `code: idempotency_in_flight`: a request "
     "with the same Idempotency-Key is still running (after waiting for it up to 10 s): retry after "
     "`Retry-After` seconds to get its answer",
     headers={"Retry-After": {"description": "seconds (idempotency_in_flight only)", "schema": {"type": "integer"}}},
@@ -247,7 +248,8 @@ STREAM_DOC = (
     "version, `event` its type and `data` the whole item as JSON (`{version, type, payload, recorded_at}`, "
     "not only the payload). Resume with `Last-Event-ID` (or `?after=N`). Comments (`: keepalive`) keep "
     "the connection open; a last `end` event (`data: {\"status\": ...}`) follows the game's final event "
-    "at once.\n"
+    "at once. On a clocked table a `clock` event (no `id`; `data`: the game's `clock` with each seat's "
+    "remaining time and the deadline, plus `version`) follows each batch of new events.\n"
     "* `application/x-ndjson` (newline-delimited JSON, as Lichess streams): one item per line; empty "
     "lines are keep-alives (skip them). Resume with `?after=N` (the last version you read). The server "
     "closes the stream right after the game's final event (GameFinished or GameAborted).\n\n"
@@ -311,6 +313,8 @@ def stream_events(args: dict[str, Any], game_id: str) -> Response:
                         yield f"id: {last}\nevent: {item['type']}\ndata: {json.dumps(item)}\n\n"
                     else:
                         yield json.dumps(item) + "\n"
+                if sse and page["events"] and (clock := svc.clock_now(game_id)) is not None:
+                    yield f"event: clock\ndata: {json.dumps(clock)}\n\n"
                 if page["status"] in ENDED and last >= page["version"]:  # the final event is out
                     if sse:
                         yield f"event: end\ndata: {json.dumps({'status': page['status']})}\n\n"
@@ -368,6 +372,24 @@ def audit_game(game_id: str) -> dict[str, Any]:
 def resign(game_id: str) -> dict[str, Any]:
     """Resign: your seat (and team) ranks last, the game ends."""
     return service().resign(identity(), game_id)
+
+
+@games.route("/<game_id>/timeout-claims", methods=["POST"])
+@games.response(201, s.GameSchema)
+@games.alt_response(401, description="no or an unknown bearer token")
+@games.alt_response(403, description="no seat at this table (`not_seated`)")
+@games.alt_response(404, description="no such game")
+@games.alt_response(
+    409,
+    description="no seat has run out of time yet (`clock_running`; detail gives the next deadline), or the game "
+    "is not running (`game_finished`, `game_aborted`, `game_open`)",
+)
+@games.alt_response(422, description="the table has no clock (`no_clock`, field `clock`)")
+@games.doc(security=AUTH)
+def claim_timeout(game_id: str) -> dict[str, Any]:
+    """Claim that a seat's time has run out (a player of the game, or an admin): the timeout is recorded
+    (`TimeExpired{seat, policy}`) and handled by the table's policy, as the ticker would do it."""
+    return service().claim_timeout(identity(), game_id)
 
 
 @games.route("/<game_id>/abort", methods=["POST"])

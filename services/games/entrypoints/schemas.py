@@ -88,6 +88,32 @@ class TokenIssued(ma.Schema):
     )
 
 
+CLOCK_DOC = (
+    "the table's clock (README \"Clocks\"); leave it out for no clock. `fischer`: `base_seconds` for the "
+    "game plus `increment_seconds` after each own move; `per_move`: `seconds` afresh every turn; "
+    "`correspondence`: `days_per_move` days every turn. No clock runs while the game waits for another "
+    "service (a CityHopper question)."
+)
+
+
+class ClockCreate(Strict):
+    kind = ma.fields.String(
+        required=True, metadata={"enum": ["fischer", "per_move", "correspondence"], "example": "fischer"}
+    )
+    base_seconds = ma.fields.Integer(
+        strict=True, metadata={"minimum": 1, "maximum": 86_400, "example": 300, "description": "fischer"}
+    )
+    increment_seconds = ma.fields.Integer(
+        strict=True, metadata={"minimum": 0, "maximum": 3_600, "example": 5, "description": "fischer (default 0)"}
+    )
+    seconds = ma.fields.Integer(
+        strict=True, metadata={"minimum": 1, "maximum": 86_400, "description": "per_move: seconds per turn"}
+    )
+    days_per_move = ma.fields.Integer(
+        strict=True, metadata={"minimum": 1, "maximum": 60, "description": "correspondence: days per turn"}
+    )
+
+
 class GameCreate(Strict):
     game_type = ma.fields.String(required=True, metadata={"example": "paardenkoppen"})
     options = ma.fields.Dict(load_default=dict, metadata={"example": {}})
@@ -109,6 +135,23 @@ class GameCreate(Strict):
             "description": "admin only: values of the first chance events "
             "(e.g. a deal recorded at a physical table), flagged by the audit"
         },
+    )
+    clock = ma.fields.Nested(
+        ClockCreate,
+        metadata={
+            "description": CLOCK_DOC,
+            "example": {"kind": "fischer", "base_seconds": 300, "increment_seconds": 5},
+        },
+    )
+    timeout_policy = ma.fields.String(
+        metadata={
+            "enum": ["forfeit", "auto_move"],
+            "example": "forfeit",
+            "description": "what happens to a seat whose time runs out (default forfeit): `forfeit` ends the game "
+            "with that seat (and its partners) last; `auto_move` plays a legal move for it, chosen from the "
+            "committed seed, and the game goes on (only the game types whose `clock.timeout_policies` in "
+            "GET /v1/game-types list it: the card games)",
+        }
     )
 
 
@@ -169,6 +212,42 @@ class GameSchema(GameSummarySchema):
     commitment = ma.fields.String(metadata={"description": "SHA-256 of the secret server seed"})
     revealed_seed = ma.fields.String(allow_none=True)
     status_now = ma.fields.String()
+    clock = ma.fields.Nested(
+        "ClockView",
+        allow_none=True,
+        metadata={"description": "the table's clock and each seat's time left (null: no clock)"},
+    )
+
+
+class ClockSeat(ma.Schema):
+    seat = ma.fields.Integer()
+    remaining_seconds = ma.fields.Float(metadata={"example": 287.5, "description": "time left at `as_of`"})
+    running = ma.fields.Boolean(metadata={"description": "this seat's clock runs now"})
+    deadline = ma.fields.String(
+        allow_none=True,
+        metadata={"example": "2026-12-01T17:05:12.250000+00:00", "description": "when its time runs out"},
+    )
+
+
+class ClockView(ma.Schema):
+    kind = ma.fields.String(metadata={"enum": ["fischer", "per_move", "correspondence"], "example": "fischer"})
+    base_seconds = ma.fields.Integer(metadata={"example": 300})
+    increment_seconds = ma.fields.Integer(metadata={"example": 5})
+    seconds = ma.fields.Integer()
+    days_per_move = ma.fields.Integer()
+    timeout_policy = ma.fields.String(metadata={"enum": ["forfeit", "auto_move"], "example": "forfeit"})
+    as_of = ma.fields.String(
+        allow_none=True,
+        metadata={"description": "the time the remaining times are given for: the server's now while the game "
+                  "runs (at a past version: the time recorded with it)"},
+    )
+    paused = ma.fields.Boolean(
+        metadata={"description": "the game waits for another service (a question); no clock runs"}
+    )
+    deadline = ma.fields.String(
+        allow_none=True, metadata={"description": "the earliest deadline of a running clock"}
+    )
+    seats = ma.fields.List(ma.fields.Nested(ClockSeat))
 
 
 class GameList(ma.Schema):
@@ -262,6 +341,18 @@ class GameTypeSchema(ma.Schema):
     )
     variants = ma.fields.List(ma.fields.Dict())
     moves = ma.fields.List(ma.fields.Dict())
+    clock = ma.fields.Dict(
+        metadata={
+            "description": "the clocks a table of this game can have (`clock` of POST /v1/games) and the "
+            "timeout policies it allows: `auto_move` only where a seat can be played for (the card games)",
+            "example": {
+                "kinds": ["fischer", "per_move", "correspondence"],
+                "timeout_policies": ["forfeit", "auto_move"],
+                "limits": {"base_seconds": [1, 86400], "increment_seconds": [0, 3600], "seconds": [1, 86400],
+                           "days_per_move": [1, 60]},
+            },
+        }
+    )
 
 
 class ExportSchema(ma.Schema):

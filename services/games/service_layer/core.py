@@ -1,6 +1,6 @@
 """The games service's shared plumbing: loading a table, the reader's view, and the one write path
 (``_commit``) every command goes through: events, read model, per-viewer copies and outbox rows in one
-transaction. The use cases live in ``reading``, ``seating`` and ``moves``; ``handlers.GamesService``
+transaction. The use cases live in ``reading``, ``seating``, ``moves`` and ``clocks``; ``handlers.GamesService``
 combines them."""
 
 from __future__ import annotations
@@ -10,11 +10,13 @@ import pickle
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 import psycopg
 
 from services.games.adapters.postgres import GamesRepository, UnitOfWork
+from services.games.domain.clock import iso
 from services.games.domain.play import (
     open_game,
 )
@@ -43,6 +45,12 @@ SNAPSHOT_KIND = "table-v1"
 Publisher = Callable[[str, int], None]
 # (level, number) -> the bot account's player id, registered on first use (PlayerDirectory.ensure_bot)
 BotAccounts = Callable[[str, int], str]
+# the server's clock (injected in bootstrap.py; tests pass their own): an aware UTC datetime
+Now = Callable[[], datetime]
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
 
 
 @dataclass
@@ -68,8 +76,10 @@ class ServiceCore:
         cache: TableCache | None = None,
         idempotency_wait: float = 10.0,
         bot_accounts: BotAccounts | None = None,
+        now: Now | None = None,
     ) -> None:
         self.registry = registry
+        self.now = now or utc_now  # the time moves are accepted at (clocked tables record it)
         self.bot_accounts = bot_accounts  # None: BOTS_SECRET unset, no bot can be seated
         self.uow = uow
         self.idempotency_wait = idempotency_wait  # seconds a retry waits for a running same-key request
@@ -172,7 +182,25 @@ class ServiceCore:
             "outcome": table.outcome,
             "commitment": table.commitment,
             "revealed_seed": table.revealed_seed,
+            "clock": self._clock_view(table, engine),
         }
+
+    def _clock_view(self, table: Table, engine: Engine[Any], now: bool = True) -> dict[str, Any] | None:
+        """Each seat's remaining time and the deadlines (clocked tables), at the server's time now while
+        the game runs, else as they stood at the last recorded time."""
+        if table.clock is None:
+            return None
+        at = self.now() if now and table.status == "running" else None
+        return table.clock.view(table.situation(engine), at)
+
+    def _accepted_at(self, table: Table) -> dict[str, Any]:
+        """``{"accepted_at": now}`` for an event of a clocked table (never before its last recorded time),
+        else nothing: the time goes into the hashed payload, so the audit can re-check every clock."""
+        if table.clock is None:
+            return {}
+        at = self.now()
+        last = table.clock.last_at
+        return {"accepted_at": iso(max(at, last) if last is not None else at)}
 
     def _seats_with_names(self, seats: list[str | None]) -> list[dict[str, Any]]:
         with self.uow.read() as repo:
@@ -181,7 +209,8 @@ class ServiceCore:
 
     def _start_events(self, engine: Engine[Any], scratch: Table, server_seed: bytes) -> list[Pending]:
         started = Pending(
-            "GameStarted", {"players": list(scratch.seats), "client_seeds": list(scratch.client_seeds)}
+            "GameStarted",
+            {"players": list(scratch.seats), "client_seeds": list(scratch.client_seeds)} | self._accepted_at(scratch),
         )
         scratch.apply(engine, started.type, started.payload)
         seeds = scratch.seeds(server_seed)

@@ -18,10 +18,10 @@ from services.games.engines.base import (
     IllegalMove,
     external_event,
 )
+from services.games.service_layer.clocks import Clocks, TimeRanOut
 from services.games.service_layer.core import (
     Committed,
     Pending,
-    ServiceCore,
     _valid_id,
 )
 from services.games.service_layer.errors import (
@@ -36,7 +36,7 @@ from shared.auth import Identity
 from shared.canonical import canonical_json
 
 
-class Moves(ServiceCore):
+class Moves(Clocks):
     def make_move(
         self,
         identity: Identity,
@@ -74,6 +74,11 @@ class Moves(ServiceCore):
                     )
             self._after_commit(committed)
             return 201, body, False
+        except TimeRanOut as exc:  # nothing was written: record the timeout, then refuse the move
+            self.expire_due(game_id)
+            raise Conflict(
+                f"{exc}; the move came too late and the timeout is recorded", code="time_expired"
+            ) from None
         except IdempotencyKeyBusy:
             raise IdempotencyInFlight(
                 "a request with this Idempotency-Key is still being processed; retry to get its answer",
@@ -120,7 +125,8 @@ class Moves(ServiceCore):
             )
         if seat not in engine.to_move(table.progress.state):
             raise Forbidden("it is not your turn", code="not_your_turn", rule="TURN")
-        made = Pending("MoveMade", {"seat": seat, "player_id": identity.player_id, "move": move})
+        accepted = self._move_accepted_at(table, engine, seat)  # clocked tables: {accepted_at}, or TimeRanOut
+        made = Pending("MoveMade", {"seat": seat, "player_id": identity.player_id, "move": move} | accepted)
         scratch = table.clone()
         scratch.apply(engine, made.type, made.payload)
         assert scratch.progress is not None
@@ -216,7 +222,7 @@ class Moves(ServiceCore):
                     seeds = table.seeds(repo.server_seed(game_id))
                     produced = fold(engine, scratch.progress, [external_event(pending, result)])
                     produced += settle_chance(engine, scratch.progress, seeds)
-                    events = [Pending(e["type"], e) for e in produced]
+                    events = self._clock_resumed(table) + [Pending(e["type"], e) for e in produced]
                     outcome = engine.outcome(scratch.progress.state)
                     if outcome is not None:
                         events.append(self._finished(table, outcome, repo.server_seed(game_id)))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from services.games.adapters.postgres import GamesRepository
+from services.games.domain import clock
 from services.games.domain.audit import audit_export, export_document
 from services.games.service_layer.core import (
     ServiceCore,
@@ -31,6 +32,11 @@ class Reading(ServiceCore):
                 "player_counts": list(e.player_counts),
                 "card_notation": dict(e.card_notation),
                 "options_schema": e.options_schema(),
+                "clock": {
+                    "kinds": list(clock.KINDS),
+                    "timeout_policies": clock.policies_for(e.game_type),
+                    "limits": {k: list(v) for k, v in clock.LIMITS.items()},
+                },
                 "view_schema": e.view_schema(),
                 "variants": [
                     {"num_players": v.num_players, "options": dict(v.options)} for v in e.variants()
@@ -70,6 +76,7 @@ class Reading(ServiceCore):
         table = self._read_table(game_id, until=version)
         out = self._describe_as(table, identity, self.viewer_of(current, identity))  # the policy of now
         out["status_now"] = current.status
+        out["clock"] = self._clock_view(table, self.registry.get(table.game_type), now=False)  # as it stood then
         return out
 
     def events(self, game_id: str, identity: Identity, after: int, limit: int) -> dict[str, Any]:

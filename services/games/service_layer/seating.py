@@ -7,6 +7,7 @@ import uuid
 from typing import Any
 
 from services.games.adapters.postgres import GamesRepository
+from services.games.domain.clock import InvalidClock, parse_settings
 from services.games.domain.play import (
     InvalidSetup,
     PrescribedSeeds,
@@ -69,6 +70,10 @@ class Seating(ServiceCore):
             options = engine.normalize_options(len(seats), body.get("options") or {})
         except InvalidOptions as exc:
             raise InvalidRequest(exc.message, field=f"options.{exc.field}", rule=exc.rule) from None
+        try:
+            clock = parse_settings(engine.game_type, body.get("clock"), body.get("timeout_policy"))
+        except InvalidClock as exc:
+            raise InvalidRequest(exc.message, field=exc.field) from None
         server_seed = bytes.fromhex(body["seed"]) if body.get("seed") else secrets.token_bytes(32)
         setup = body.get("setup")
         game_id = game_id or str(uuid.uuid4())
@@ -95,7 +100,8 @@ class Seating(ServiceCore):
                 "scheme": SCHEME,
                 "seed_fixed": bool(body.get("seed")),
                 "setup": setup or None,
-            },
+            }
+            | ({"clock": clock.as_dict(), "timeout_policy": clock.timeout_policy} if clock else {}),
         )
         table = Table(game_id)
         events = [created]
