@@ -41,7 +41,11 @@ export function genericDescribe(event, seats) {
   const p = event.payload || {};
   const who = typeof p.seat === "number" ? seatName(seats, p.seat) : null;
   if (event.type === "MoveMade" && p.move) {
-    return t("event.move", { who: who ?? "?", move: moveLabel(p.move, t) });
+    const said = t("event.move", { who: who ?? "?", move: moveLabel(p.move, t) });
+    return p.auto ? `${said} (${t("event.auto_move")})` : said;
+  }
+  if (event.type === "TimeExpired") {
+    return t("event.time_expired", { who: who ?? "?", policy: t(`clock.policy.${p.policy}`) });
   }
   const details = Object.entries(p)
     .filter(([k, v]) => !["type", "seat", "player_id", "options", "players"].includes(k) && (typeof v !== "object" || v === null))

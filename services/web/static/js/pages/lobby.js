@@ -8,6 +8,7 @@ import { getState, logIn, setState, useStore } from "../state.js";
 import { t } from "../i18n.js";
 import { navigate } from "../router.js";
 import { cleanOptions, defaultsOf, OptionsForm } from "./options.js";
+import { ClockFields } from "./clock.js";
 import { gameTitle, Loading, Option, ProblemBox, seatName, shortId } from "./common.js";
 
 const TICKET_KEY = "speltafel.ticket";
@@ -116,6 +117,7 @@ function CreateTable({ gameTypes, onCreated, clientSeed }) {
   const [busy, setBusy] = useState(false);
   const [invite, setInvite] = useState(null);
   const [sit, setSit] = useState(false);
+  const [clock, setClock] = useState(null); // {clock, timeout_policy} or null: no clock
 
   function chooseType(id) {
     const next = gameTypes.find((g) => g.id === id);
@@ -123,6 +125,7 @@ function CreateTable({ gameTypes, onCreated, clientSeed }) {
     setNumPlayers(next.player_counts.includes(numPlayers) ? numPlayers : next.player_counts[0]);
     setOptions(defaultsOf(next.options_schema));
     setVariant("");
+    setClock(null);
   }
   function chooseVariant(index) {
     setVariant(index);
@@ -133,13 +136,14 @@ function CreateTable({ gameTypes, onCreated, clientSeed }) {
   }
   const counts = [...type.player_counts].sort((a, b) => a - b);
   const body = () => ({ game_type: type.id, num_players: Number(numPlayers), options: cleanOptions(type.options_schema, options) });
+  const tableBody = () => ({ ...body(), ...(clock || {}) });
 
   async function create(e) {
     e.preventDefault();
     setBusy(true);
     setProblem(null);
     try {
-      const game = await api.createGame(body());
+      const game = await api.createGame(tableBody());
       if (sit) await api.join(game.id, 0, clientSeed?.trim() || undefined);
       onCreated?.(game);
       navigate(`/games/${game.id}`);
@@ -184,6 +188,7 @@ function CreateTable({ gameTypes, onCreated, clientSeed }) {
     </div>
     <${OptionsForm} key=${type.id} schema=${type.options_schema} values=${options}
       onChange=${(o) => { setOptions(o); setVariant(""); }} />
+    <${ClockFields} key=${`clock-${type.id}`} type=${type} value=${clock} onChange=${setClock} />
     <label class="inline"><input type="checkbox" data-testid="create-sit" checked=${sit}
       onChange=${(e) => setSit(e.target.checked)} /> ${t("create.sit")}</label>
     <div class="row">

@@ -11,6 +11,7 @@ import { getState, useStore } from "../state.js";
 import { t } from "../i18n.js";
 import { genericTable, rendererFor } from "../render/index.js";
 import { gameTitle, genericDescribe, LiveBadge, Loading, Option, ProblemBox, seatName } from "./common.js";
+import { SeatClock } from "./clock.js";
 
 const ENDED = new Set(["finished", "aborted"]);
 
@@ -38,6 +39,7 @@ function Seats({ game, mySeat, onJoin, onBot, busy }) {
       game.to_move?.includes(s.seat) ? "to-move" : "",
     ].join(" ")} data-seat=${s.seat}>
       <span class="seat-no">${s.seat}</span>
+      ${game.clock ? html`<${SeatClock} clock=${game.clock} seat=${s.seat} ended=${ENDED.has(game.status)} />` : null}
       ${s.player_id
         ? html`<a href=${`#/players/${s.player_id}`}>${s.display_name || s.player_id.slice(0, 8)}</a>
             ${s.bot ? html` <span class="bot-badge" data-testid="bot-badge" data-level=${s.bot.level}>${t("bot.badge", { level: t(`bot.${s.bot.level}`) })}</span>` : null}
