@@ -11,6 +11,8 @@ Events (``type`` and payload):
 * ``DisputeOpened`` {dispute_id, game_id, reason, audit}  (the games service's audit report or
   ``{"available": false, "error": ...}`` when it did not answer)
 * ``DisputeRuled`` {dispute_id, game_id, ruling, note, replay_request_id}
+* ``TableCreationFailed`` {request_id, reason, field, rule}  (the games service refused the table's
+  game: GameCreationRefused; the table is ``failed`` until the organiser re-seats it)
 * ``LeagueCompleted`` {}
 
 Standings (see :func:`standings`): per game a player scores one point for every table-mate
@@ -61,9 +63,10 @@ class LeagueTable:
     reason: str
     replay_of: str | None = None
     game_id: str | None = None
-    status: str = "requested"  # requested | created | finished | aborted | void | replaced
+    status: str = "requested"  # requested | created | finished | aborted | failed | void | replaced
     ranks: list[int] | None = None
     scores: list[float] | None = None
+    failure: dict[str, Any] | None = None  # failed: {reason, field, rule} from the games service
 
     @property
     def settled(self) -> bool:
@@ -81,6 +84,7 @@ class LeagueTable:
             "status": self.status,
             "ranks": self.ranks,
             "scores": self.scores,
+            "failure": self.failure,
         }
 
 
@@ -178,6 +182,10 @@ class League:
                     new_id, ruled.round, ruled.table_no, list(ruled.seats),
                     f"replay of game {ruled.game_id} by ruling on dispute {d.dispute_id}", ruled.request_id,
                 )
+        elif kind == "TableCreationFailed":
+            table = self.tables[p["request_id"]]
+            table.status = "failed"
+            table.failure = {"reason": p["reason"], "field": p.get("field"), "rule": p.get("rule")}
         elif kind == "LeagueCompleted":
             self.status = "completed"
         else:

@@ -7,14 +7,16 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from flask import Response, current_app, stream_with_context
+from flask import Response, current_app, request, stream_with_context
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from services.matchmaking.entrypoints import schemas as s
 from services.matchmaking.service_layer.errors import Forbidden, Unauthorized
 from services.matchmaking.service_layer.handlers import MatchmakingService
+from shared.auth import ORGANISER
 from shared.web.identity import request_identity
+from shared.web.roles import SAFE_METHODS, allow_role_writes
 
 tickets = Blueprint("tickets", __name__, url_prefix="/tickets", description="The matchmaking queue")
 matching = Blueprint("matching", __name__, url_prefix="/matching", description="Running the matcher")
@@ -32,7 +34,21 @@ leagues = Blueprint(
 )
 
 AUTH: list[dict[str, list[str]]] = [{"bearerAuth": []}]
-TERMINAL = {"ready", "finished", "aborted", "cancelled"}
+TERMINAL = {"ready", "finished", "aborted", "cancelled", "failed"}
+# league commands a player may call too (the use case narrows it: a dispute about a game they played in)
+PLAYER_LEAGUE_COMMANDS = frozenset({"leagues.open_dispute"})
+allow_role_writes(leagues, ORGANISER)  # organisers write here only (shared.web.roles), in their own leagues
+
+
+@leagues.before_request
+def _league_command_permission() -> None:
+    """Every league command (every write under /v1/leagues, also ones added later) passes the one
+    permission check before its body is read: 401 without a token, 403 for another organiser's league,
+    an auditor, or a player outside PLAYER_LEAGUE_COMMANDS, 404 for an unknown league."""
+    if request.method in SAFE_METHODS:
+        return
+    league_id = (request.view_args or {}).get("league_id")
+    service().authorize_league(identity(), league_id, player_may=request.endpoint in PLAYER_LEAGUE_COMMANDS)
 
 
 def service() -> MatchmakingService:

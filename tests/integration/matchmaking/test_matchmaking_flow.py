@@ -26,7 +26,7 @@ from shared.outbox import relay_once
 pytestmark = pytest.mark.integration
 
 ADMIN = "test-admin-token"
-DEAD = "http://127.0.0.1:9"  # nothing listens: the adapters fall back
+DEAD = "http://127.0.0.1:9"  # nothing listens: the adapters fall back (the game types: 503)
 
 
 class Server:
@@ -47,6 +47,19 @@ def _clear_caches() -> None:
     mm_jobs._service.cache_clear()
 
 
+def games_server(database_url: str, redis_url: str) -> Server:
+    """The games service on a real HTTP port: matchmaking checks game types and options against its
+    ``GET /v1/game-types`` (and attaches its audits to disputes)."""
+    from services.games.bootstrap import create_app as create_games_app
+    from services.games.engines.registry import default_registry
+
+    base = Settings.from_env()
+    return Server(create_games_app(
+        Settings(database_url, redis_url, ADMIN, "127.0.0.1", 0, base.ports, "WARNING"),
+        default_registry("tests.support.diceduel:DiceDuel"),
+    ))
+
+
 @pytest.fixture
 def env(database_url: str, redis_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, str]]:
     monkeypatch.setenv("DATABASE_URL", database_url)
@@ -54,10 +67,12 @@ def env(database_url: str, redis_url: str, monkeypatch: pytest.MonkeyPatch) -> I
     monkeypatch.setenv("ADMIN_TOKEN", ADMIN)
     monkeypatch.setenv("SPELTAFEL_EXTRA_ENGINES", "tests.support.diceduel:DiceDuel")
     monkeypatch.setenv("RATINGS_URL", DEAD)
-    monkeypatch.setenv("GAMES_URL", DEAD)
+    games = games_server(database_url, redis_url)
+    monkeypatch.setenv("GAMES_URL", games.url)
     _clear_caches()
-    yield {"database_url": database_url, "redis_url": redis_url}
+    yield {"database_url": database_url, "redis_url": redis_url, "games_url": games.url}
     _clear_caches()
+    games.stop()
 
 
 @pytest.fixture
@@ -318,14 +333,7 @@ def test_league_of_12_plays_3_rounds_with_fewest_repeats_and_correct_standings(
 def test_disputed_game_ruled_void_changes_standings_and_emits_game_voided(
     env: dict[str, str], pool: Any, redis: Redis, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from services.games.bootstrap import create_app as create_games_app
-    from services.games.engines.registry import default_registry
-
-    base = Settings.from_env()
-    games = Server(create_games_app(
-        Settings(env["database_url"], env["redis_url"], ADMIN, "127.0.0.1", 0, base.ports, "WARNING"),
-        default_registry("tests.support.diceduel:DiceDuel"),
-    ))
+    games = games_server(env["database_url"], env["redis_url"])
     monkeypatch.setenv("GAMES_URL", games.url)
     try:
         app = make_app(env)
