@@ -54,7 +54,7 @@ class FailureSchema(ma.Schema):
 
 def failure_field() -> ma.fields.Nested:
     return ma.fields.Nested(FailureSchema, allow_none=True, metadata={
-        "description": "status failed: why the games service refused the table's game (else null)"})
+        "example": None, "description": "status failed: why the games service refused the table's game (else null)"})
 
 
 class TicketSchema(ma.Schema):
