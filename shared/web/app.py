@@ -243,7 +243,8 @@ def create_service_app(
                     "bearerAuth": {
                         "type": "http",
                         "scheme": "bearer",
-                        "description": "player token from POST /v1/players, or the admin token",
+                        "description": "player token from POST /v1/players, organiser or auditor token from "
+                        "the games service's POST /v1/tokens, or the admin token",
                     }
                 }
             },

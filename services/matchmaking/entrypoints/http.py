@@ -201,9 +201,15 @@ class LeagueCollection(MethodView):
 
     @leagues.arguments(s.LeagueCreate)
     @leagues.response(201, s.LeagueSchema)
+    @leagues.alt_response(401, description="no or an unknown bearer token")
+    @leagues.alt_response(403, description="not an organiser token (nor the admin token)")
+    @leagues.alt_response(422, description="a field the games service would refuse (`errors` names it, e.g. "
+                          "`options.mode`, `game_type`, `table_sizes`)")
+    @leagues.alt_response(503, description="the games service does not answer (see `Retry-After`)")
     @leagues.doc(security=AUTH)
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
-        """Organiser: create a league; round 1 is seated and its games requested at once."""
+        """Organiser: create a league (it is yours to run); round 1 is seated and its games requested at once.
+        Game type, table sizes and options are checked against the games service's game types first."""
         return service().create_league(identity(), body)
 
 
@@ -263,9 +269,12 @@ def league_events(league_id: str) -> dict[str, Any]:
 @leagues.arguments(s.DisputeCreate)
 @leagues.response(201, s.DisputeSchema)
 @leagues.alt_response(409, description="the game has no result yet or is already under dispute")
+@leagues.alt_response(403, description="another organiser's league (`not_organiser`), an auditor, or a player "
+                      "who did not play in the game (`not_your_game`)")
 @leagues.doc(security=AUTH)
 def open_dispute(body: dict[str, Any], league_id: str) -> dict[str, Any]:
-    """Organiser: flag a game. Its result becomes provisional; the games service's audit is attached."""
+    """The league's organiser, or a player of the game: flag a game. Its result becomes provisional; the
+    games service's audit is attached."""
     return service().open_dispute(identity(), league_id, body)
 
 
@@ -280,9 +289,10 @@ def get_dispute(league_id: str, dispute_id: str) -> dict[str, Any]:
 @leagues.arguments(s.RulingBody)
 @leagues.response(200, s.DisputeSchema)
 @leagues.alt_response(409, description="the dispute is ruled already")
+@leagues.alt_response(403, description="not this league's organiser (nor the admin): `not_organiser`")
 @leagues.doc(security=AUTH)
 def rule_dispute(body: dict[str, Any], league_id: str, dispute_id: str) -> dict[str, Any]:
-    """Organiser: rule. `result_stands` keeps the result; `void` drops it (GameVoided goes to ratings);
+    """The league's organiser: rule. `result_stands` keeps the result; `void` drops it (GameVoided goes to ratings);
     `replay` drops it and requests a new game with the same seats."""
     return service().rule(identity(), league_id, dispute_id, body)
 

@@ -461,6 +461,15 @@ class MatchmakingService:
                 "seats": t.seats}
         return outbox_for("CreateGameRequested", f"create:{request_id}", body)
 
+    def _require_admin(self, identity: Identity) -> None:
+        """Organiser or admin token (kept for league use cases): which league is whose is checked by
+        ``authorize_league``, which the HTTP blueprint runs before every league command; a new league use
+        case calls ``self.authorize_league(identity, league_id)`` itself."""
+        if identity.anonymous:
+            raise Unauthorized("this needs the league's organiser token (or the admin token)")
+        if not (identity.admin or identity.organiser):
+            raise Forbidden("only the league's organiser (or the admin) may do this")
+
     def authorize_league(self, identity: Identity, league_id: str | None, player_may: bool = False) -> None:
         """The permission check of every league command (service_layer.permissions); ``league_id`` None:
         creating one. 404 for an unknown league."""
