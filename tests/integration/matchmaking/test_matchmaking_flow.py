@@ -31,12 +31,21 @@ DEAD = "http://127.0.0.1:9"  # nothing listens: the adapters fall back (the game
 
 class Server:
     def __init__(self, app: Any) -> None:
+        self.app = app
         self.httpd = make_server("127.0.0.1", 0, app, threaded=True)
         self.url = f"http://127.0.0.1:{self.httpd.server_port}"
         threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
 
     def stop(self) -> None:
         self.httpd.shutdown()
+        close_pools(self.app)
+
+
+def close_pools(app: Any) -> None:
+    """Give back a service app's database connections (the shared test server has few to spare)."""
+    directory = getattr(app, "extensions", {}).get("player_directory")
+    if directory is not None:
+        directory._pool.close()
 
 
 def _clear_caches() -> None:
@@ -97,8 +106,10 @@ def make_app(env: dict[str, str]) -> Flask:
 
 
 @pytest.fixture
-def app(env: dict[str, str]) -> Flask:
-    return make_app(env)
+def app(env: dict[str, str]) -> Iterator[Flask]:
+    made = make_app(env)
+    yield made
+    close_pools(made)
 
 
 def players(pool: Any, n: int) -> list[tuple[str, str]]:

@@ -26,6 +26,7 @@ from tests.integration.matchmaking.test_matchmaking_flow import (  # noqa: F401 
     DEAD,
     app,
     bearer,
+    close_pools,
     deliver,
     env,
     finished,
@@ -46,11 +47,13 @@ def settings(env: dict[str, str]) -> Settings:  # noqa: F811
 
 
 @pytest.fixture
-def games(env: dict[str, str]) -> FlaskClient:  # noqa: F811
+def games(env: dict[str, str]) -> Iterator[FlaskClient]:  # noqa: F811
     from services.games.bootstrap import create_app
     from services.games.engines.registry import default_registry
 
-    return create_app(settings(env), default_registry("tests.support.diceduel:DiceDuel")).test_client()
+    made = create_app(settings(env), default_registry("tests.support.diceduel:DiceDuel"))
+    yield made.test_client()
+    close_pools(made)
 
 
 def mint(games: FlaskClient, role: str, label: str = "", principal_id: str | None = None) -> dict[str, Any]:
@@ -325,14 +328,11 @@ def every_service(env: dict[str, str], games: FlaskClient) -> Iterator[dict[str,
     from services.questions.config import RoutingConfig
     from services.ratings.bootstrap import create_app as ratings_app
 
-    questions = questions_app(settings(env), RoutingConfig())
-    yield {
-        "games": games,
-        "matchmaking": matchmaking_app(settings(env)).test_client(),
-        "questions": questions.test_client(),
-        "ratings": ratings_app(settings(env)).test_client(),
-    }
-    questions.extensions["questions_service"].uow.pool.close()
+    apps = [matchmaking_app(settings(env)), questions_app(settings(env), RoutingConfig()), ratings_app(settings(env))]
+    yield {"games": games, **{name: a.test_client() for name, a in zip(("matchmaking", "questions", "ratings"),
+                                                                     apps, strict=True)}}
+    for a in apps:
+        close_pools(a)
 
 
 def test_an_auditor_reads_every_export_and_audit_and_gets_403_on_every_write(
