@@ -50,7 +50,7 @@ def _view(app: Flask) -> Any:
 
 
 def install(app: Flask, blueprints: list[Blueprint]) -> None:
-    """Refuse role-token writes the blueprint does not allow (before the body is even read)."""
+    """Refuse role-token writes the blueprint does not allow (before the body is validated)."""
     allowed = {bp.name: tuple(getattr(bp, _ROLE_WRITES, ())) for bp in blueprints}
 
     @app.before_request

@@ -43,7 +43,7 @@ allow_role_writes(leagues, ORGANISER)  # organisers write here only (shared.web.
 @leagues.before_request
 def _league_command_permission() -> None:
     """Every league command (every write under /v1/leagues, also ones added later) passes the one
-    permission check before its body is read: 401 without a token, 403 for another organiser's league,
+    permission check before its body is validated: 401 without a token, 403 for another organiser's league,
     an auditor, or a player outside PLAYER_LEAGUE_COMMANDS, 404 for an unknown league."""
     if request.method in SAFE_METHODS:
         return
