@@ -1,4 +1,5 @@
-"""Bearer tokens: players registered in the ``identity`` schema, one admin token from the environment."""
+"""Bearer tokens: players registered in the ``identity`` schema, role tokens (organiser, auditor) minted
+by the admin, and one admin token from the environment."""
 
 from __future__ import annotations
 
@@ -19,15 +20,33 @@ from shared.bots import bot_display_name, bot_player_id, bot_token
 from shared.eventstore.model import OutboxMessage
 from shared.messages import outbox_for
 
+ORGANISER, AUDITOR = "organiser", "auditor"
+ROLES = (ORGANISER, AUDITOR)
+
 
 @dataclass(frozen=True)
 class Identity:
+    """Who calls: a player, the admin, a role token's principal (organiser or auditor), or nobody.
+
+    ``principal_id`` is the organiser's or auditor's id: every token minted for that principal carries
+    it, so an organiser's leagues stay theirs when a token is rotated."""
+
     player_id: str | None = None
     admin: bool = False
+    role: str | None = None  # ORGANISER or AUDITOR for a role token
+    principal_id: str | None = None
 
     @property
     def anonymous(self) -> bool:
-        return self.player_id is None and not self.admin
+        return self.player_id is None and not self.admin and self.role is None
+
+    @property
+    def organiser(self) -> bool:
+        return self.role == ORGANISER
+
+    @property
+    def auditor(self) -> bool:
+        return self.role == AUDITOR
 
 
 ANONYMOUS = Identity()
@@ -149,6 +168,71 @@ class PlayerDirectory:
             ).fetchone()
         return row is not None
 
+    def identity_for_token(self, token: str) -> Identity | None:
+        """The player or role token's identity; None for an unknown or revoked token (one round trip)."""
+        with self._pool.connection() as conn:
+            row = conn.execute(
+                "SELECT player_id::text, NULL, NULL FROM identity.tokens WHERE token_hash = %s AND revoked_at IS NULL"
+                " UNION ALL SELECT NULL, role, principal_id::text FROM identity.role_tokens"
+                " WHERE token_hash = %s AND revoked_at IS NULL LIMIT 1",
+                (hash_token(token), hash_token(token)),
+            ).fetchone()
+        if row is None:
+            return None
+        if row[0] is not None:
+            return Identity(player_id=str(row[0]))
+        return Identity(role=str(row[1]), principal_id=str(row[2]))
+
+    # ------------------------------------------------------------------ role tokens (minted by the admin)
+    def issue_role_token(self, role: str, label: str, principal_id: str | None = None) -> dict[str, Any]:
+        """A new organiser or auditor token (the secret is returned once, only its hash is kept).
+
+        Without ``principal_id`` a new principal is made; with one, an existing principal of the same
+        role gets another token (rotation: an organiser keeps their leagues). KeyError for an unknown one."""
+        if role not in ROLES:
+            raise ValueError(f"role must be one of {', '.join(ROLES)}")
+        token, token_id = new_token(), str(uuid.uuid4())
+        with self._pool.connection() as conn, conn.transaction():
+            if principal_id is not None:
+                known = conn.execute(
+                    "SELECT 1 FROM identity.role_tokens WHERE principal_id::text = %s AND role = %s LIMIT 1",
+                    (principal_id, role),
+                ).fetchone()
+                if known is None:
+                    raise KeyError(principal_id)
+            row = conn.execute(
+                "INSERT INTO identity.role_tokens (id, token_hash, role, principal_id, label)"
+                " VALUES (%s, %s, %s, %s, %s) RETURNING " + _ROLE_TOKEN_COLUMNS,
+                (token_id, hash_token(token), role, principal_id or str(uuid.uuid4()), label),
+            ).fetchone()
+        assert row is not None
+        return {**_role_token(row), "token": token}
+
+    def role_tokens(self, role: str | None = None, include_revoked: bool = False) -> list[dict[str, Any]]:
+        """Role tokens without their secrets, oldest first."""
+        with self._pool.connection() as conn:
+            rows = conn.execute(
+                f"SELECT {_ROLE_TOKEN_COLUMNS} FROM identity.role_tokens"
+                " WHERE (%s::text IS NULL OR role = %s) AND (%s OR revoked_at IS NULL)"
+                " ORDER BY created_at, id",
+                (role, role, include_revoked),
+            ).fetchall()
+        return [_role_token(r) for r in rows]
+
+    def revoke_role_token(self, token_id: str) -> dict[str, Any] | None:
+        """Revoke a role token by its id (a second revocation keeps the first time); None if unknown."""
+        try:
+            uuid.UUID(token_id)
+        except ValueError:
+            return None
+        with self._pool.connection() as conn:
+            row = conn.execute(
+                "UPDATE identity.role_tokens SET revoked_at = coalesce(revoked_at, now()) WHERE id = %s"
+                " RETURNING " + _ROLE_TOKEN_COLUMNS,
+                (token_id,),
+            ).fetchone()
+        return _role_token(row) if row else None
+
     def player_for_token(self, token: str) -> str | None:
         with self._pool.connection() as conn:
             row = conn.execute(
@@ -234,17 +318,31 @@ class PlayerDirectory:
         return {r[0]: r[1] for r in rows}
 
 
+_ROLE_TOKEN_COLUMNS = "id::text, role, principal_id::text, label, created_at, revoked_at"
+
+
+def _role_token(row: tuple[Any, ...]) -> dict[str, Any]:
+    return {
+        "id": row[0],
+        "role": row[1],
+        "principal_id": row[2],
+        "label": row[3],
+        "created_at": row[4].isoformat(),
+        "revoked_at": row[5].isoformat() if row[5] else None,
+    }
+
+
 def authenticate(authorization: str | None, admin_token: str | None, directory: PlayerDirectory) -> Identity:
-    """Identity for an Authorization header; unknown tokens give None (the caller answers 401)."""
+    """Identity for an Authorization header; an unknown or revoked token raises UnknownToken (401)."""
     token = bearer_token(authorization)
     if token is None:
         return ANONYMOUS
     if admin_token and hmac.compare_digest(token.encode(), admin_token.encode()):
         return Identity(admin=True)
-    player_id = directory.player_for_token(token)
-    if player_id is None:
+    identity = directory.identity_for_token(token)
+    if identity is None:
         raise UnknownToken
-    return Identity(player_id=player_id)
+    return identity
 
 
 class UnknownToken(Exception):

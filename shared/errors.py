@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-PROBLEM_EXTRAS = frozenset({"rule", "code", "version", "ticket_id", "rows"})
+PROBLEM_EXTRAS = frozenset({"rule", "code", "version", "ticket_id", "rows", "backend"})
 PROBLEM_TYPE_BASE = "https://speltafel.example/problems/"
 
 # RFC 9110 section 15 status phrases (Python 3.11's http.HTTPStatus still has the RFC 7231 ones for these)
@@ -129,5 +129,7 @@ class InvalidRequest(ServiceError):
 
 
 class Unavailable(ServiceError):
+    """503; ``retry_after`` (seconds) becomes the Retry-After header, ``backend`` names what is down."""
+
     status, title = 503, "Service Unavailable"
     problem = "service-unavailable"

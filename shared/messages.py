@@ -24,6 +24,8 @@ ROUTES: dict[str, tuple[tuple[str, str], ...]] = {
     "GameVoided": (("ratings", "services.ratings.entrypoints.jobs.handle_message"),),
     "CreateGameRequested": (("games", "services.games.entrypoints.jobs.handle_message"),),
     "GameCreatedForTable": (("matchmaking", "services.matchmaking.entrypoints.jobs.handle_message"),),
+    # the games service refused a CreateGameRequested (e.g. options the table size does not allow)
+    "GameCreationRefused": (("matchmaking", "services.matchmaking.entrypoints.jobs.handle_message"),),
     "QuestionRequested": (("questions", "services.questions.entrypoints.jobs.handle_message"),),
     "QuestionDrawn": (("games", "services.games.entrypoints.jobs.handle_message"),),
     # a bot seat is to move (games -> the bots worker, which plays it through the public API)

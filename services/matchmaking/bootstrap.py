@@ -28,11 +28,16 @@ DESCRIPTION = """Seats players at fair tables quickly, runs private tables and l
   services.matchmaking.entrypoints.ticker`, or `POST /v1/matching/tick`). The games service creates
   the game through Redis; the ticket then carries `game_id`.
 * **Private tables**: create, share the invite code, the game starts when the table is full.
-* **Leagues** (admin token): round robin or Swiss seating with a reason per table, standings with
-  tie-breaks, CSV/JSON export, disputes with the game's audit attached and a recorded ruling.
+* **Leagues** (organiser tokens, each running only the leagues it created, or the admin token): round
+  robin or Swiss seating with a reason per table, standings with tie-breaks, CSV/JSON export, disputes
+  (also filed by a player about their own game) with the game's audit attached and a recorded ruling.
+* **At the door**: game type, table sizes and options are checked against the games service's
+  `GET /v1/game-types` (422 naming the field, e.g. `options.mode`; 503 when it does not answer); a table
+  the games service refuses later shows `failed` with its reason.
 
 Authenticate with `Authorization: Bearer <token>` (players from the games service's
-`POST /v1/players`; organisers with the admin token). Errors are `application/problem+json`."""
+`POST /v1/players`; organiser and auditor tokens from its `POST /v1/tokens`, minted by the admin).
+Errors are `application/problem+json`."""
 
 
 def build_service(

@@ -9,6 +9,7 @@ from flask import Flask
 from services.ratings.adapters.postgres import SCHEMA, PostgresUnitOfWork
 from services.ratings.entrypoints.http import BLUEPRINTS
 from services.ratings.service_layer.handlers import RatingsService
+from shared.auth import PlayerDirectory
 from shared.config import Settings
 from shared.db import make_pool
 from shared.service_kit import Infrastructure
@@ -45,5 +46,6 @@ def create_app(settings: Settings | None = None) -> Flask:
         infra.config(),
     )
     app.extensions["ratings_service"] = build_service(infra)
+    app.extensions["player_directory"] = PlayerDirectory(infra.pool)  # role tokens at the door (shared.web.roles)
 
     return app

@@ -27,7 +27,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from shared.config import Settings
 from shared.db import recheck_pools
 from shared.errors import ServiceError
-from shared.web import ratelimit
+from shared.web import ratelimit, roles
 from shared.web.hygiene import MAX_JSON_DEPTH, lone_surrogates, too_deep
 from shared.web.observability import Gauges, install_metrics
 from shared.web.problems import (
@@ -243,7 +243,8 @@ def create_service_app(
                     "bearerAuth": {
                         "type": "http",
                         "scheme": "bearer",
-                        "description": "player token from POST /v1/players, or the admin token",
+                        "description": "player token from POST /v1/players, organiser or auditor token from "
+                        "the games service's POST /v1/tokens, or the admin token",
                     }
                 }
             },
@@ -301,6 +302,8 @@ def create_service_app(
         )
 
     api.register_blueprint(ops)
+    blueprints = list(blueprints)
+    roles.install(app, blueprints)
     for blueprint in blueprints:
         api.register_blueprint(blueprint, url_prefix=f"/v1{blueprint.url_prefix or ''}")
 
@@ -397,6 +400,8 @@ def create_service_app(
     @app.errorhandler(ServiceError)
     def _service_error(exc: ServiceError) -> Response:
         headers = {"WWW-Authenticate": "Bearer"} if exc.status == 401 else None
+        if exc.status == 503:  # a backend (or another service) is down: say when to retry
+            headers = {"Retry-After": str(exc.extra.get("retry_after") or RETRY_AFTER_SECONDS)}
         return problem_response(
             exc.status,
             exc.title,

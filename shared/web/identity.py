@@ -10,7 +10,7 @@ from shared.web.ratelimit import note_token_failure
 
 
 def request_identity() -> Identity:
-    """Player, admin or anonymous; an unknown bearer token is a 401 naming the header (a 429 once the
+    """Player, admin, organiser or auditor (role tokens), or anonymous; an unknown bearer token is a 401 naming the header (a 429 once the
     client address has sent too many of them, see ``RATE_LIMIT_TOKEN_FAILURES``).
 
     Needs ``app.extensions["player_directory"]`` and ``app.config["ADMIN_TOKEN"]`` (set by bootstrap).
@@ -18,12 +18,15 @@ def request_identity() -> Identity:
     cached: Identity | None = g.get("speltafel_identity")
     if cached is not None:
         return cached
+    if g.get("speltafel_identity_failed"):  # counted once per request
+        raise Unauthorized("the bearer token is not valid", field="Authorization")
     directory: PlayerDirectory = current_app.extensions["player_directory"]
     try:
         identity = authenticate(
             request.headers.get("Authorization"), current_app.config.get("ADMIN_TOKEN"), directory
         )
     except UnknownToken:
+        g.speltafel_identity_failed = True
         note_token_failure()
         raise Unauthorized("the bearer token is not valid", field="Authorization") from None
     g.speltafel_identity = identity

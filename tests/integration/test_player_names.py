@@ -69,10 +69,14 @@ def ratings(env: Settings) -> FlaskClient:
 
 
 @pytest.fixture
-def matchmaking(env: Settings) -> FlaskClient:
+def matchmaking(env: Settings, monkeypatch: pytest.MonkeyPatch) -> Iterator[FlaskClient]:
     from services.matchmaking.bootstrap import create_app
+    from tests.integration.matchmaking.test_matchmaking_flow import games_server
 
-    return create_app(env).test_client()
+    games = games_server(env.database_url, env.redis_url)  # leagues are checked against its game types
+    monkeypatch.setenv("GAMES_URL", games.url)
+    yield create_app(env).test_client()
+    games.stop()
 
 
 def deliver(pool: ConnectionPool, redis: Redis) -> None:

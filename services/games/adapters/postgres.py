@@ -226,6 +226,14 @@ class GamesRepository:
         return [r[0] for r in rows]
 
     # -- events ------------------------------------------------------------------------
+    def write_outbox(self, rows: Sequence[OutboxMessage]) -> None:
+        """Messages with no event of their own (a refused queue request's reply)."""
+        with self.conn.cursor() as cur:
+            cur.executemany(
+                "INSERT INTO games.outbox (queue, job, message) VALUES (%s, %s, %s)",
+                [(m.queue, m.job, Jsonb(m.message)) for m in rows],
+            )
+
     def append(
         self,
         game_id: str,

@@ -22,6 +22,13 @@ from shared.web.problems import ApiProblem, problem_type
 from shared.web.ratelimit import rate_limited
 
 players = Blueprint("players", __name__, url_prefix="/players", description="Players: registration, profiles, names and tokens")
+tokens = Blueprint(
+    "tokens",
+    __name__,
+    url_prefix="/tokens",
+    description="Role tokens (admin): organisers run the leagues they create, auditors read every audit and "
+    "export and change nothing",
+)
 game_types = Blueprint("game-types", __name__, url_prefix="/game-types", description="Hosted games")
 games = Blueprint("games", __name__, url_prefix="/games", description="Tables, moves, logs and audits")
 
@@ -102,6 +109,40 @@ def revoke_current_token() -> None:
 def get_player(player_id: str) -> dict[str, Any]:
     """A player's display name, registration time and finished games per game type."""
     return players_service().profile(player_id)
+
+
+@tokens.route("")
+class RoleTokens(MethodView):
+    @tokens.arguments(s.RoleTokenCreate)
+    @tokens.response(201, s.RoleTokenIssued)
+    @tokens.alt_response(401, description="no or an unknown bearer token")
+    @tokens.alt_response(403, description="not the admin token")
+    @tokens.alt_response(404, description="`principal_id` names no organiser or auditor of that role")
+    @tokens.doc(security=AUTH)
+    def post(self, body: dict[str, Any]) -> dict[str, Any]:
+        """Admin: mint an organiser or auditor token (returned once). With `principal_id`, another token
+        for that organiser or auditor (rotate, then revoke the old one)."""
+        return players_service().issue_role_token(identity(), body)
+
+    @tokens.arguments(s.RoleTokenQuery, location="query")
+    @tokens.response(200, s.RoleTokenList)
+    @tokens.alt_response(401, description="no or an unknown bearer token")
+    @tokens.alt_response(403, description="not the admin token")
+    @tokens.doc(security=AUTH)
+    def get(self, args: dict[str, Any]) -> dict[str, Any]:
+        """Admin: the role tokens (without their secrets), oldest first."""
+        return players_service().role_tokens(identity(), args["role"], args["include_revoked"])
+
+
+@tokens.route("/<token_id>", methods=["DELETE"])
+@tokens.response(200, s.RoleToken)
+@tokens.alt_response(401, description="no or an unknown bearer token")
+@tokens.alt_response(403, description="not the admin token")
+@tokens.alt_response(404, description="no such role token")
+@tokens.doc(security=AUTH)
+def revoke_role_token(token_id: str) -> dict[str, Any]:
+    """Admin: revoke a role token; every later request with it is a 401, in every service."""
+    return players_service().revoke_role_token(identity(), token_id)
 
 
 @game_types.route("")
@@ -349,12 +390,12 @@ def state_at(args: dict[str, Any], game_id: str) -> dict[str, Any]:
 
 @games.route("/<game_id>/export")
 @games.response(200, s.ExportSchema)
-@games.alt_response(401, description="no token: the export is for the game's players and admins")
-@games.alt_response(403, description="not a player of this game (nor an admin)")
+@games.alt_response(401, description="no token: the export is for the game's players, admins and auditors")
+@games.alt_response(403, description="not a player of this game (nor an admin or auditor)")
 @games.alt_response(409, description="the game is still running")
 @games.doc(security=AUTH)
 def export_game(game_id: str) -> dict[str, Any]:
-    """A finished or aborted game for its players and admins: the whole unredacted log with hashes and
+    """A finished or aborted game for its players, admins and auditor tokens: the whole unredacted log with hashes and
     the revealed seed, every top-level field derived from the log (`speltafel verify` checks each)."""
     return service().export(game_id, identity())
 
@@ -403,4 +444,4 @@ def abort(body: dict[str, Any], game_id: str) -> dict[str, Any]:
     return service().abort(identity(), game_id, body["reason"])
 
 
-BLUEPRINTS = (players, game_types, games)
+BLUEPRINTS = (players, tokens, game_types, games)

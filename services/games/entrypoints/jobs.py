@@ -2,7 +2,9 @@
 
 - ``CreateGameRequested`` (from matchmaking): create the table; the reply ``GameCreatedForTable``
   leaves through the outbox in the same transaction. The game id is derived from the request id, so
-  a repeated request creates nothing new.
+  a repeated request creates nothing new. A request the games service refuses (a 422 over HTTP: unknown
+  game type, options the table size does not allow ...) is answered with ``GameCreationRefused``
+  {request_id, game_type, reason, field, rule}, so the table shows ``failed`` instead of waiting for ever.
 - ``QuestionDrawn`` (from the questions service): record the question in the game's log.
 """
 
@@ -14,6 +16,7 @@ from typing import Any
 
 import psycopg
 
+from services.games.service_layer.errors import InvalidRequest
 from services.games.service_layer.handlers import GamesService
 from shared.auth import Identity
 
@@ -58,14 +61,17 @@ def handle_message(message: dict[str, Any]) -> None:
 def create_game(body: dict[str, Any]) -> None:
     game_id = str(uuid.uuid5(_NAMESPACE, str(body["request_id"])))
     service = _service()
-    seats = service.bot_seats(list(body["seats"]), list(body.get("bots") or []))  # matchmaking's bot fill
-    request = {"game_type": body["game_type"], "options": body.get("options") or {}, "seats": seats}
     reply = (
         "GameCreatedForTable",
         f"game-for:{body['request_id']}",
         {"request_id": body["request_id"], "seats": body["seats"]},
     )
     try:
+        seats = service.bot_seats(list(body["seats"]), list(body.get("bots") or []))  # matchmaking's bot fill
+        request = {"game_type": body["game_type"], "options": body.get("options") or {}, "seats": seats}
         service.create_game(Identity(admin=True), request, game_id=game_id, reply=reply)
     except psycopg.errors.UniqueViolation:
         log.info("game %s for request %s exists already", game_id, body["request_id"])
+    except InvalidRequest as refusal:
+        log.warning("request %s refused: %s (%s)", body["request_id"], refusal.detail, refusal.field)
+        service.refuse_queued_request(str(body["request_id"]), str(body.get("game_type")), refusal)

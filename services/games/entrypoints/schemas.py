@@ -114,6 +114,48 @@ class ClockCreate(Strict):
     )
 
 
+class RoleTokenCreate(Strict):
+    role = ma.fields.String(
+        required=True,
+        validate=validate.OneOf(["organiser", "auditor"]),
+        metadata={"example": "organiser", "description": "organiser: runs the leagues they create; auditor: "
+                  "reads every game's audit and export, changes nothing"},
+    )
+    label = ma.fields.String(
+        load_default="", validate=validate.Length(0, 80),
+        metadata={"example": "Schaakclub Utrecht, spring cup", "description": "who holds it (for the admin's list)"},
+    )
+    principal_id = ma.fields.String(
+        load_default=None, allow_none=True,
+        metadata={"example": None, "description": "another token for an existing organiser or auditor "
+                  "(rotation: the organiser keeps their leagues); omit for a new one"},
+    )
+
+
+class RoleToken(ma.Schema):
+    id = ma.fields.String(metadata={"example": "5b0c1c9e-3f7a-4d3e-8f43-9a1f6e2b7c10", "description": "the token's id (to revoke it)"})
+    role = ma.fields.String(metadata={"example": "organiser"})
+    principal_id = ma.fields.String(metadata={
+        "example": "0d9c5e7a-1b2f-4c3d-9e8f-7a6b5c4d3e2f",
+        "description": "the organiser or auditor; a league records its organiser's id"})
+    label = ma.fields.String(metadata={"example": "Schaakclub Utrecht, spring cup"})
+    created_at = ma.fields.String(metadata={"example": "2026-05-01T20:15:00+00:00"})
+    revoked_at = ma.fields.String(allow_none=True, metadata={"example": None})
+
+
+class RoleTokenIssued(RoleToken):
+    token = ma.fields.String(metadata={"example": "q3V...", "description": "the bearer token, shown once; only its hash is stored"})
+
+
+class RoleTokenList(ma.Schema):
+    items = ma.fields.List(ma.fields.Nested(RoleToken))
+
+
+class RoleTokenQuery(Strict):
+    role = ma.fields.String(load_default=None, validate=validate.OneOf(["organiser", "auditor"]))
+    include_revoked = ma.fields.Boolean(load_default=False)
+
+
 class GameCreate(Strict):
     game_type = ma.fields.String(required=True, metadata={"example": "paardenkoppen"})
     options = ma.fields.Dict(load_default=dict, metadata={"example": {}})

@@ -143,9 +143,9 @@ class ServiceCore:
 
     @staticmethod
     def reads_full_log(table: Table, identity: Identity) -> bool:
-        """Who may take the export (the whole unredacted log with the seed): the game's players and
-        admins. A further role (e.g. auditor tokens) is added here."""
-        return identity.admin or table.seat_of(identity.player_id) is not None
+        """Who may take the export (the whole unredacted log with the seed) of an ended game: its
+        players, admins and auditor tokens (which read every game and change nothing)."""
+        return identity.admin or identity.auditor or table.seat_of(identity.player_id) is not None
 
     def _describe(self, table: Table, identity: Identity) -> dict[str, Any]:
         return self._describe_as(table, identity, self.viewer_of(table, identity))

@@ -7,6 +7,7 @@ their own copy. Games played come from this service's read model of games.
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 from services.games.adapters.postgres import UnitOfWork
@@ -59,9 +60,45 @@ class PlayersService:
             raise Unauthorized("the bearer token is not valid", field="Authorization")
 
 
+    # ------------------------------------------------------------------ role tokens (the admin's)
+    def issue_role_token(self, identity: Identity, body: dict[str, Any]) -> dict[str, Any]:
+        _require_admin(identity)
+        principal = body.get("principal_id")
+        if principal is not None:
+            try:
+                principal = str(uuid.UUID(str(principal)))
+            except ValueError:
+                raise InvalidRequest(f"{principal!r} is not an id", field="principal_id") from None
+        try:
+            return self.directory.issue_role_token(body["role"], body.get("label") or "", principal)
+        except KeyError:
+            raise NotFound(f"no {body['role']} {principal}", field="principal_id") from None
+
+    def role_tokens(self, identity: Identity, role: str | None, include_revoked: bool) -> dict[str, Any]:
+        _require_admin(identity)
+        return {"items": self.directory.role_tokens(role, include_revoked)}
+
+    def revoke_role_token(self, identity: Identity, token_id: str) -> dict[str, Any]:
+        _require_admin(identity)
+        revoked = self.directory.revoke_role_token(token_id)
+        if revoked is None:
+            raise NotFound(f"no role token {token_id}")
+        return revoked
+
+
+def _require_admin(identity: Identity) -> None:
+    if identity.anonymous:
+        raise Unauthorized("minting and revoking role tokens needs the admin token", field="Authorization")
+    if not identity.admin:
+        raise Forbidden("only the admin token mints and revokes role tokens", field="Authorization")
+
+
 def _own_id(identity: Identity) -> str:
     if identity.player_id is not None:
         return identity.player_id
-    if identity.admin:
-        raise Forbidden("the admin token belongs to no player; use a player's token", field="Authorization")
+    if identity.admin or identity.role is not None:
+        raise Forbidden(
+            f"the {'admin' if identity.admin else identity.role} token belongs to no player; use a player's token",
+            field="Authorization",
+        )
     raise Unauthorized("send a player's bearer token (from POST /v1/players)", field="Authorization")

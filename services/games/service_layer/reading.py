@@ -100,12 +100,12 @@ class Reading(ServiceCore):
 
     def export(self, game_id: str, identity: Identity) -> dict[str, Any]:
         if identity.anonymous:
-            raise Unauthorized("the export (whole log with the seed) is for the game's players and admins")
+            raise Unauthorized("the export (whole log with the seed) is for the game's players, admins and auditors")
         game_id = _valid_id(game_id)
         with self.uow.read() as repo:
             table = self.load(repo, game_id)
             if not self.reads_full_log(table, identity):
-                raise Forbidden("the export is for the game's players and admins", code="not_a_player")
+                raise Forbidden("the export is for the game's players, admins and auditors", code="not_a_player")
             if not table.ended:
                 raise Conflict(
                     "a game can be exported once it has finished or been aborted", code="game_running"

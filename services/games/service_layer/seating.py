@@ -39,6 +39,20 @@ from shared.messages import outbox_for
 
 
 class Seating(ServiceCore):
+    def refuse_queued_request(self, request_id: str, game_type: str, refusal: InvalidRequest) -> None:
+        """A queue's CreateGameRequested the games service refuses (unknown game type, options the table
+        size does not allow ...): GameCreationRefused goes back with the reason, the field and the rule,
+        instead of the job failing for ever. The message id is fixed, so a repeated request changes nothing."""
+        body = {
+            "request_id": request_id,
+            "game_type": game_type,
+            "reason": refusal.detail,
+            "field": refusal.field,
+            "rule": refusal.extra.get("rule"),
+        }
+        with self.uow.begin() as repo:
+            repo.write_outbox(outbox_for("GameCreationRefused", f"game-refused:{request_id}", body))
+
     def create_game(
         self,
         identity: Identity,

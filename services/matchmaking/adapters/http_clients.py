@@ -2,7 +2,8 @@
 
 Neither service's code is imported; only their documented HTTP APIs are used. When a service does
 not answer (or answers something unexpected) the adapters fall back instead of failing the use case:
-ratings to mu=25, sigma=25/3 and the local win-probability formula; the audit to a note.
+ratings to mu=25, sigma=25/3 and the local win-probability formula; the audit to a note. The game
+types (what a ticket or league is checked against) have no fallback: None, and the use case answers 503.
 """
 
 from __future__ import annotations
@@ -10,6 +11,8 @@ from __future__ import annotations
 import json
 import logging
 import os
+import threading
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -98,9 +101,17 @@ class HttpRatings(RatingsPort):
 
 
 class HttpGames(GamesPort):
-    def __init__(self, base_url: str | None = None, timeout: float = 5.0) -> None:
+    """``game_types`` is cached for ``game_types_ttl`` seconds (``MATCHMAKING_GAME_TYPES_TTL``, default
+    60): every ticket and league is checked against it, and the game types change only with a deploy.
+    A failed fetch is not cached, and an expired copy is not used: the caller answers 503."""
+
+    def __init__(self, base_url: str | None = None, timeout: float = 5.0, game_types_ttl: float | None = None) -> None:
         self.base = (base_url or os.environ.get("GAMES_URL") or DEFAULT_GAMES_URL).rstrip("/")
         self.timeout = timeout
+        ttl = game_types_ttl if game_types_ttl is not None else os.environ.get("MATCHMAKING_GAME_TYPES_TTL")
+        self.game_types_ttl = float(ttl) if ttl not in (None, "") else 60.0
+        self._types: tuple[float, list[dict[str, Any]]] | None = None  # (fetched at, monotonic; answer)
+        self._lock = threading.Lock()
 
     def audit(self, game_id: str) -> dict[str, Any]:
         url = f"{self.base}/v1/games/{urllib.parse.quote(game_id, safe='')}/audit"
@@ -113,8 +124,17 @@ class HttpGames(GamesPort):
         return {"available": True, **report}
 
     def game_types(self) -> list[dict[str, Any]] | None:
-        try:
-            answer = _request(f"{self.base}/v1/game-types", timeout=self.timeout)
-        except ServiceUnavailable:
-            return None
-        return [t for t in answer if isinstance(t, dict)] if isinstance(answer, list) else None
+        with self._lock:
+            cached = self._types
+            if cached is not None and time.monotonic() - cached[0] < self.game_types_ttl:
+                return cached[1]
+            try:
+                answer = _request(f"{self.base}/v1/game-types", timeout=self.timeout)
+            except ServiceUnavailable as exc:
+                log.warning("games service unavailable for game types: %s", exc)
+                return None
+            if not isinstance(answer, list):
+                return None
+            types = [t for t in answer if isinstance(t, dict)]
+            self._types = (time.monotonic(), types)
+            return types

@@ -25,7 +25,7 @@ TICKET_COLUMNS = (
 )
 TABLE_COLUMNS = (
     "request_id, kind, game_type, options, size, seats, teams, reason, invite_code, league_id, created_by,"
-    " status, game_id, created_at, updated_at"
+    " status, game_id, created_at, updated_at, failure"
 )
 
 

@@ -18,6 +18,8 @@ Events (``type`` and payload):
   failed table gets a new game with the same seats; the old one no longer counts as played)
 * ``PairingOverridden`` {round, tables: [[player_id, ...]], byes, reason, by}  (used when that
   round is seated)
+* ``TableCreationFailed`` {request_id, reason, field, rule}  (the games service refused the table's
+  game: GameCreationRefused; the table is ``failed`` until the organiser re-seats it)
 * ``LeagueCompleted`` {}
 
 Standings and tie-breaks: :mod:`services.matchmaking.domain.standings`. Commands of the league's
@@ -148,6 +150,10 @@ class League:
                                               old.request_id)
         elif kind == "PairingOverridden":
             self.overrides[int(p["round"])] = dict(p)
+        elif kind == "TableCreationFailed":
+            table = self.tables[p["request_id"]]
+            table.status = "failed"
+            table.failure = {"reason": p["reason"], "field": p.get("field"), "rule": p.get("rule")}
         elif kind == "LeagueCompleted":
             self.status = "completed"
         else:

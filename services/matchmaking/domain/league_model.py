@@ -37,6 +37,7 @@ class LeagueTable:
     scores: list[float] | None = None
     points: list[float] | None = None  # forfeits: the points the league's rule gave each seat
     absent: list[str] | None = None
+    failure: dict[str, Any] | None = None  # failed: {reason, field, rule} from the games service
 
     @property
     def settled(self) -> bool:
@@ -58,6 +59,7 @@ class LeagueTable:
             "points": self.points if self.status == "forfeited" else (
                 game_points(self.ranks) if self.status == "finished" and self.ranks else None),
             "absent": self.absent,
+            "failure": self.failure,
         }
 
 

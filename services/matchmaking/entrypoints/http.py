@@ -7,14 +7,16 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from flask import Response, current_app, stream_with_context
+from flask import Response, current_app, request, stream_with_context
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from services.matchmaking.entrypoints import schemas as s
 from services.matchmaking.service_layer.errors import Forbidden, Unauthorized
 from services.matchmaking.service_layer.handlers import MatchmakingService
+from shared.auth import ORGANISER
 from shared.web.identity import request_identity
+from shared.web.roles import SAFE_METHODS, allow_role_writes
 
 tickets = Blueprint("tickets", __name__, url_prefix="/tickets", description="The matchmaking queue")
 matching = Blueprint("matching", __name__, url_prefix="/matching", description="Running the matcher")
@@ -32,7 +34,21 @@ leagues = Blueprint(
 )
 
 AUTH: list[dict[str, list[str]]] = [{"bearerAuth": []}]
-TERMINAL = {"ready", "finished", "aborted", "cancelled"}
+TERMINAL = {"ready", "finished", "aborted", "cancelled", "failed"}
+# league commands a player may call too (the use case narrows it: a dispute about a game they played in)
+PLAYER_LEAGUE_COMMANDS = frozenset({"leagues.open_dispute"})
+allow_role_writes(leagues, ORGANISER)  # organisers write here only (shared.web.roles), in their own leagues
+
+
+@leagues.before_request
+def _league_command_permission() -> None:
+    """Every league command (every write under /v1/leagues, also ones added later) passes the one
+    permission check before its body is validated: 401 without a token, 403 for another organiser's league,
+    an auditor, or a player outside PLAYER_LEAGUE_COMMANDS, 404 for an unknown league."""
+    if request.method in SAFE_METHODS:
+        return
+    league_id = (request.view_args or {}).get("league_id")
+    service().authorize_league(identity(), league_id, player_may=request.endpoint in PLAYER_LEAGUE_COMMANDS)
 
 
 def service() -> MatchmakingService:
@@ -185,9 +201,15 @@ class LeagueCollection(MethodView):
 
     @leagues.arguments(s.LeagueCreate)
     @leagues.response(201, s.LeagueSchema)
+    @leagues.alt_response(401, description="no or an unknown bearer token")
+    @leagues.alt_response(403, description="not an organiser token (nor the admin token)")
+    @leagues.alt_response(422, description="a field the games service would refuse (`errors` names it, e.g. "
+                          "`options.mode`, `game_type`, `table_sizes`)")
+    @leagues.alt_response(503, description="the games service does not answer (see `Retry-After`)")
     @leagues.doc(security=AUTH)
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
-        """Organiser: create a league; round 1 is seated and its games requested at once."""
+        """Organiser: create a league (it is yours to run); round 1 is seated and its games requested at once.
+        Game type, table sizes and options are checked against the games service's game types first."""
         return service().create_league(identity(), body)
 
 
@@ -248,9 +270,12 @@ def league_events(league_id: str) -> dict[str, Any]:
 @leagues.arguments(s.DisputeCreate)
 @leagues.response(201, s.DisputeSchema)
 @leagues.alt_response(409, description="the game has no result yet or is already under dispute")
+@leagues.alt_response(403, description="another organiser's league (`not_organiser`), an auditor, or a player "
+                      "who did not play in the game (`not_your_game`)")
 @leagues.doc(security=AUTH)
 def open_dispute(body: dict[str, Any], league_id: str) -> dict[str, Any]:
-    """Organiser: flag a game. Its result becomes provisional; the games service's audit is attached."""
+    """The league's organiser, or a player of the game: flag a game. Its result becomes provisional; the
+    games service's audit is attached."""
     return service().open_dispute(identity(), league_id, body)
 
 
@@ -265,9 +290,10 @@ def get_dispute(league_id: str, dispute_id: str) -> dict[str, Any]:
 @leagues.arguments(s.RulingBody)
 @leagues.response(200, s.DisputeSchema)
 @leagues.alt_response(409, description="the dispute is ruled already")
+@leagues.alt_response(403, description="not this league's organiser (nor the admin): `not_organiser`")
 @leagues.doc(security=AUTH)
 def rule_dispute(body: dict[str, Any], league_id: str, dispute_id: str) -> dict[str, Any]:
-    """Organiser: rule. `result_stands` keeps the result; `void` drops it (GameVoided goes to ratings);
+    """The league's organiser: rule. `result_stands` keeps the result; `void` drops it (GameVoided goes to ratings);
     `replay` drops it and requests a new game with the same seats."""
     return service().rule(identity(), league_id, dispute_id, body)
 

@@ -9,7 +9,7 @@ from services.matchmaking.domain.league_rules import CHOICES
 from shared.bots import BOT_LEVELS
 from shared.web.bounds import bounded
 
-TICKET_STATUSES = ("waiting", "matched", "ready", "finished", "aborted", "cancelled")
+TICKET_STATUSES = ("waiting", "matched", "ready", "finished", "aborted", "cancelled", "failed")
 PLAYER = "2f0a4c8e-8d0b-4a53-9b0e-4d6f8a3c1b2e"
 GAME = "7d9b1c52-3f0e-5a8e-9c1d-2b4e6f8a0c13"
 
@@ -46,6 +46,18 @@ class RatingInfo(ma.Schema):
                                         " ratings service did not answer"})
 
 
+class FailureSchema(ma.Schema):
+    reason = ma.fields.String(metadata={"example": "the team game needs exactly 4 players",
+                                        "description": "the games service's reason for refusing the game"})
+    field = ma.fields.String(allow_none=True, metadata={"example": "options.mode"})
+    rule = ma.fields.String(allow_none=True, metadata={"example": "HP-47"})
+
+
+def failure_field() -> ma.fields.Nested:
+    return ma.fields.Nested(FailureSchema, allow_none=True, metadata={
+        "example": None, "description": "status failed: why the games service refused the table's game (else null)"})
+
+
 class TicketSchema(ma.Schema):
     id = ma.fields.String(metadata={"example": "0b3c6a1e-2f4d-4b8a-9e7c-5d1f3a2b4c6d"})
     player_id = ma.fields.String(metadata={"example": PLAYER})
@@ -71,6 +83,7 @@ class TicketSchema(ma.Schema):
                                                          " spread 1.20; longest wait 14s"})
     invite_code = ma.fields.String(allow_none=True, metadata={"example": None})
     game_id = ma.fields.String(allow_none=True, metadata={"example": GAME})
+    failure = failure_field()
     created_at = ma.fields.String(metadata={"example": "2024-05-01T12:00:00+00:00"})
     updated_at = ma.fields.String(metadata={"example": "2024-05-01T12:00:14+00:00"})
 
@@ -105,7 +118,7 @@ class PrivateTableSchema(ma.Schema):
     num_players = ma.fields.Integer(metadata={"example": 4})
     seats = ma.fields.List(ma.fields.String(), metadata={"example": [PLAYER]})
     invite_code = ma.fields.String(metadata={"example": "K7QW2MZP"})
-    status = ma.fields.String(metadata={"enum": ["open", "requested", "created", "finished", "aborted"],
+    status = ma.fields.String(metadata={"enum": ["open", "requested", "created", "finished", "aborted", "failed"],
                                         "example": "open"})
     game_id = ma.fields.String(allow_none=True, metadata={"example": None})
     your_ticket_id = ma.fields.String(allow_none=True, metadata={"example": "0b3c6a1e-2f4d-4b8a-9e7c-5d1f3a2b4c6d"})
@@ -167,6 +180,7 @@ class LeagueTableSchema(ma.Schema):
                                                  "forfeited", "void", "replaced"], "example": "finished",
                                         "description": "aborted and failed tables count for nobody and wait"
                                         " for a re-seat (or a forfeit); replaced: re-seated or replayed"})
+    failure = failure_field()
     ranks = ma.fields.List(ma.fields.Integer(), allow_none=True, metadata={"example": [2, 1, 4, 3]})
     scores = ma.fields.List(ma.fields.Float(), allow_none=True, metadata={"example": [12, 15, 3, 8]})
     points = ma.fields.List(ma.fields.Float(), allow_none=True, metadata={

@@ -32,6 +32,8 @@ from services.matchmaking.service_layer.errors import (
     Unauthorized,
 )
 from services.matchmaking.service_layer.leagues import LeagueOperations
+from services.matchmaking.service_layer.permissions import ADMIN, principal_of, require_league_command
+from services.matchmaking.service_layer.validation import check_table_request
 from shared.auth import Identity
 from shared.eventstore.model import NewEvent, OutboxMessage
 from shared.messages import outbox_for
@@ -77,20 +79,11 @@ class MatchmakingService(LeagueOperations):
             raise Unauthorized("this needs a player token (Authorization: Bearer <token>)")
         return identity.player_id
 
-    def _check_game(self, game_type: str, counts: Sequence[int]) -> None:
-        known = self.games.game_types()
-        if known is None:  # the games service does not answer: it validates when it creates the game
-            return
-        entry = next((g for g in known if g.get("id") == game_type), None)
-        if entry is None:
-            raise InvalidRequest(f"unknown game type {game_type!r}", field="game_type")
-        allowed = set(entry.get("player_counts") or [])
-        wrong = sorted(set(counts) - allowed) if allowed else []
-        if wrong:
-            raise InvalidRequest(
-                f"{game_type} takes {', '.join(map(str, sorted(allowed)))} players, not {wrong}",
-                field="player_counts",
-            )
+    def _check_game(
+        self, game_type: str, counts: Sequence[int], options: dict[str, Any], counts_field: str = "player_counts"
+    ) -> None:
+        """422 for what the games service would refuse, 503 when it does not answer (service_layer.validation)."""
+        check_table_request(self.games.game_types(), game_type, counts, options, counts_field)
 
     def create_ticket(self, identity: Identity, body: dict[str, Any]) -> dict[str, Any]:
         player = self._require_player(identity)
@@ -98,7 +91,7 @@ class MatchmakingService(LeagueOperations):
         mode = body.get("mode", "solo")
         if mode == TEAM and any(n % 2 or n < 4 for n in counts):
             raise InvalidRequest("team tables need an even number of at least 4 players", field="player_counts")
-        self._check_game(body["game_type"], counts)
+        self._check_game(body["game_type"], counts, body.get("options") or {})
         pool = pool_for(body["game_type"], max(counts), mode)
         rating, source = self.ratings.rating(pool, player)
         ticket_id = self.new_id()
@@ -160,6 +153,7 @@ class MatchmakingService(LeagueOperations):
             "reason": table["reason"] if table else None,
             "invite_code": table["invite_code"] if table and table["kind"] == "private" else None,
             "game_id": t["game_id"],
+            "failure": table["failure"] if table and t["status"] == "failed" else None,
             "created_at": _iso(t["created_at"]),
             "updated_at": _iso(t["updated_at"]),
         }
@@ -252,7 +246,7 @@ class MatchmakingService(LeagueOperations):
     # ================================================================== private tables
     def create_private_table(self, identity: Identity, body: dict[str, Any]) -> dict[str, Any]:
         player = self._require_player(identity)
-        self._check_game(body["game_type"], [body["num_players"]])
+        self._check_game(body["game_type"], [body["num_players"]], body.get("options") or {}, "num_players")
         request_id, ticket_id = self.new_id(), self.new_id()
         pool = pool_for(body["game_type"], body["num_players"], "solo")
         with self.uow.begin() as repo:
@@ -334,6 +328,7 @@ class MatchmakingService(LeagueOperations):
             return
         handlers = {
             "GameCreatedForTable": self._on_game_created,
+            "GameCreationRefused": self._on_game_refused,
             "GameFinished": self._on_game_finished,
             "GameAborted": self._on_game_aborted,
         }
@@ -366,6 +361,25 @@ class MatchmakingService(LeagueOperations):
             ] if lg.tables[table["request_id"]].game_id is None else [])
         else:
             repo.set_table_tickets(table["request_id"], "ready", game_id)
+
+    def _on_game_refused(self, repo: MatchmakingRepository, body: dict[str, Any]) -> None:
+        """GameCreationRefused: the table (and its tickets, or the league's table) is ``failed`` with the
+        games service's reason; a league table then waits for its organiser to re-seat it."""
+        table = repo.table(str(body["request_id"]), lock=True)
+        if table is None:
+            log.warning("GameCreationRefused for unknown request %s", body["request_id"])
+            return
+        if table["status"] not in {"open", "requested"}:
+            return
+        failure = {"reason": str(body.get("reason") or "refused by the games service"),
+                   "field": body.get("field"), "rule": body.get("rule")}
+        repo.update_table(table["request_id"], status="failed", failure=failure)
+        if table["kind"] == "league":
+            self._league_change(repo, str(table["league_id"]), lambda lg: [
+                ("TableCreationFailed", {"request_id": table["request_id"], **failure})
+            ] if lg.tables[table["request_id"]].status == "requested" else [])
+        else:
+            repo.set_table_tickets(table["request_id"], "failed")
 
     def _on_game_finished(self, repo: MatchmakingRepository, body: dict[str, Any]) -> None:
         table = repo.table_by_game(str(body["game_id"]))
@@ -454,16 +468,32 @@ class MatchmakingService(LeagueOperations):
         return outbox_for("CreateGameRequested", f"create:{request_id}", body)
 
     def _require_admin(self, identity: Identity) -> None:
+        """Organiser or admin token (kept for league use cases): which league is whose is checked by
+        ``authorize_league``, which the HTTP blueprint runs before every league command; a new league use
+        case calls ``self.authorize_league(identity, league_id)`` itself."""
         if identity.anonymous:
-            raise Unauthorized("this needs the organiser (admin) token")
-        if not identity.admin:
-            raise Forbidden("only an organiser (admin token) may do this")
+            raise Unauthorized("this needs the league's organiser token (or the admin token)")
+        if not (identity.admin or identity.organiser):
+            raise Forbidden("only the league's organiser (or the admin) may do this")
+
+    def authorize_league(self, identity: Identity, league_id: str | None, player_may: bool = False) -> None:
+        """The permission check of every league command (service_layer.permissions); ``league_id`` None:
+        creating one. 404 for an unknown league."""
+        if league_id is None:
+            require_league_command(identity, None)
+            return
+        league_id = _valid_uuid(league_id, "league")
+        with self.uow.read() as repo:
+            events = repo.read_stream(f"league-{league_id}")
+        if not events:
+            raise NotFound(f"no league {league_id}")
+        require_league_command(identity, str(events[0].payload.get("created_by") or ADMIN), player_may)
 
     def create_league(self, identity: Identity, body: dict[str, Any]) -> dict[str, Any]:
-        self._require_admin(identity)
+        self.authorize_league(identity, None)
         participants = [_valid_uuid(p, "player", field="participants") for p in body["participants"]]
         sizes = sorted(set(body["table_sizes"]), reverse=True)
-        self._check_game(body["game_type"], sizes)
+        self._check_game(body["game_type"], sizes, body.get("options") or {}, "table_sizes")
         if body.get("seeding") == "rating":
             pool = pool_for(body["game_type"], sizes[0], "solo")
             mus = {p: self.ratings.rating(pool, p)[0].mu for p in participants}
@@ -475,8 +505,8 @@ class MatchmakingService(LeagueOperations):
                 raise InvalidRequest(f"unknown players: {', '.join(missing)}", field="participants")
             try:
                 events = League.create(league_id, body["name"], body["game_type"], body.get("options") or {},
-                                       participants, body["rounds"], sizes, body.get("format", "auto"), "admin",
-                                       body.get("rules"))
+                                       participants, body["rounds"], sizes, body.get("format", "auto"),
+                                       principal_of(identity), body.get("rules"))
             except LeagueError as exc:
                 raise InvalidRequest(str(exc), field=exc.field) from None
             repo.insert_league(league_id, body["name"], body["game_type"], body["rounds"])
@@ -563,11 +593,16 @@ class MatchmakingService(LeagueOperations):
 
     # ================================================================== disputes
     def open_dispute(self, identity: Identity, league_id: str, body: dict[str, Any]) -> dict[str, Any]:
-        self._require_admin(identity)
+        """The league's organiser (or the admin), or a player about a game they played in."""
+        self.authorize_league(identity, league_id, player_may=True)
         league_id = _valid_uuid(league_id, "league")
         game_id = _valid_uuid(body["game_id"], "game", field="game_id")
         with self.uow.read() as repo:  # fail fast before asking the games service
             league = self._load_league(repo, league_id)
+        played = league.table_for_game(game_id)
+        if identity.player_id is not None and played is not None and identity.player_id not in played.seats:
+            raise Forbidden("a player may file a dispute only about a game they played in", field="game_id",
+                            code="not_your_game")
         try:
             league.open_dispute("check", game_id, body["reason"], {})
         except LeagueError as exc:
@@ -575,8 +610,10 @@ class MatchmakingService(LeagueOperations):
         audit = self.games.audit(game_id)
         dispute_id = self.new_id()
         with self.uow.begin() as repo:
-            self._league_change(repo, league_id,
-                                lambda lg: lg.open_dispute(dispute_id, game_id, body["reason"], audit))
+            self._league_change(repo, league_id, lambda lg: [
+                (kind, {**payload, "filed_by": principal_of(identity)})
+                for kind, payload in lg.open_dispute(dispute_id, game_id, body["reason"], audit)
+            ])
         return self.get_dispute(league_id, dispute_id)
 
     def get_dispute(self, league_id: str, dispute_id: str) -> dict[str, Any]:
@@ -587,7 +624,7 @@ class MatchmakingService(LeagueOperations):
         return dispute.as_dict()
 
     def rule(self, identity: Identity, league_id: str, dispute_id: str, body: dict[str, Any]) -> dict[str, Any]:
-        self._require_admin(identity)
+        self.authorize_league(identity, league_id)
         league_id = _valid_uuid(league_id, "league")
         with self.uow.begin() as repo:
             league = self._load_league(repo, league_id)

@@ -15,6 +15,7 @@ from services.matchmaking.domain import league_operations as ops
 from services.matchmaking.domain.league import Event, League, LeagueError
 from services.matchmaking.domain.results import csv_rows, round_results, trf
 from services.matchmaking.service_layer.errors import Conflict, InvalidRequest, NotFound
+from services.matchmaking.service_layer.permissions import principal_of
 from shared.auth import Identity
 
 if TYPE_CHECKING:
@@ -29,6 +30,8 @@ class LeagueOperations:
 
         def _require_admin(self, identity: Identity) -> None: ...
 
+        def authorize_league(self, identity: Identity, league_id: str | None, player_may: bool = False) -> None: ...
+
         def _league_change(
             self, repo: MatchmakingRepository, league_id: str, decide: Callable[[League], list[Event]]
         ) -> League: ...
@@ -38,12 +41,12 @@ class LeagueOperations:
         def get_league(self, league_id: str) -> dict[str, Any]: ...
 
     def _require_organiser(self, identity: Identity, league_id: str) -> None:
-        """The permission check of every organiser command on a league (one place to swap)."""
-        self._require_admin(identity)
+        """The permission check of every organiser command on a league: the league's organiser or the admin."""
+        self.authorize_league(identity, league_id)
 
     @staticmethod
     def _actor(identity: Identity) -> str:
-        return identity.player_id or "admin"
+        return principal_of(identity)
 
     def _operate(
         self, identity: Identity, league_id: str, decide: Callable[[League], list[Event]],

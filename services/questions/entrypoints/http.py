@@ -51,7 +51,7 @@ def require_admin() -> Identity:
     if who.anonymous:
         raise Unauthorized("the admin bearer token is required", field="Authorization")
     if not who.admin:
-        raise Forbidden("only organisers (the admin token) maintain the question bank", field="Authorization")
+        raise Forbidden("only the admin token maintains the question bank", field="Authorization")
     return who
 
 

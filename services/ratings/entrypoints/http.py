@@ -14,6 +14,7 @@ from flask_smorest import Blueprint
 
 from services.ratings.entrypoints import schemas as s
 from services.ratings.service_layer.handlers import RatingsService
+from shared.web.roles import reads_only
 
 pools = Blueprint(
     "pools", __name__, url_prefix="/pools",
@@ -86,6 +87,7 @@ def player_chart(player_id: str, pool: str) -> Response:
 
 
 @predict.route("", methods=["POST"])
+@reads_only(predict)
 @predict.arguments(s.PredictBody, example={"pool": "klapper/4", "teams": [["anneke", "bram"], ["carla", "daan"]]})
 @predict.response(200, s.Prediction)
 @predict.alt_response(404, description="unknown pool")

@@ -26,17 +26,26 @@ from shared.outbox import relay_once
 pytestmark = pytest.mark.integration
 
 ADMIN = "test-admin-token"
-DEAD = "http://127.0.0.1:9"  # nothing listens: the adapters fall back
+DEAD = "http://127.0.0.1:9"  # nothing listens: the adapters fall back (the game types: 503)
 
 
 class Server:
     def __init__(self, app: Any) -> None:
+        self.app = app
         self.httpd = make_server("127.0.0.1", 0, app, threaded=True)
         self.url = f"http://127.0.0.1:{self.httpd.server_port}"
         threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
 
     def stop(self) -> None:
         self.httpd.shutdown()
+        close_pools(self.app)
+
+
+def close_pools(app: Any) -> None:
+    """Give back a service app's database connections (the shared test server has few to spare)."""
+    directory = getattr(app, "extensions", {}).get("player_directory")
+    if directory is not None:
+        directory._pool.close()
 
 
 def _clear_caches() -> None:
@@ -47,6 +56,19 @@ def _clear_caches() -> None:
     mm_jobs._service.cache_clear()
 
 
+def games_server(database_url: str, redis_url: str) -> Server:
+    """The games service on a real HTTP port: matchmaking checks game types and options against its
+    ``GET /v1/game-types`` (and attaches its audits to disputes)."""
+    from services.games.bootstrap import create_app as create_games_app
+    from services.games.engines.registry import default_registry
+
+    base = Settings.from_env()
+    return Server(create_games_app(
+        Settings(database_url, redis_url, ADMIN, "127.0.0.1", 0, base.ports, "WARNING"),
+        default_registry("tests.support.diceduel:DiceDuel"),
+    ))
+
+
 @pytest.fixture
 def env(database_url: str, redis_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, str]]:
     monkeypatch.setenv("DATABASE_URL", database_url)
@@ -54,10 +76,12 @@ def env(database_url: str, redis_url: str, monkeypatch: pytest.MonkeyPatch) -> I
     monkeypatch.setenv("ADMIN_TOKEN", ADMIN)
     monkeypatch.setenv("SPELTAFEL_EXTRA_ENGINES", "tests.support.diceduel:DiceDuel")
     monkeypatch.setenv("RATINGS_URL", DEAD)
-    monkeypatch.setenv("GAMES_URL", DEAD)
+    games = games_server(database_url, redis_url)
+    monkeypatch.setenv("GAMES_URL", games.url)
     _clear_caches()
-    yield {"database_url": database_url, "redis_url": redis_url}
+    yield {"database_url": database_url, "redis_url": redis_url, "games_url": games.url}
     _clear_caches()
+    games.stop()
 
 
 @pytest.fixture
@@ -82,8 +106,10 @@ def make_app(env: dict[str, str]) -> Flask:
 
 
 @pytest.fixture
-def app(env: dict[str, str]) -> Flask:
-    return make_app(env)
+def app(env: dict[str, str]) -> Iterator[Flask]:
+    made = make_app(env)
+    yield made
+    close_pools(made)
 
 
 def players(pool: Any, n: int) -> list[tuple[str, str]]:
@@ -318,14 +344,7 @@ def test_league_of_12_plays_3_rounds_with_fewest_repeats_and_correct_standings(
 def test_disputed_game_ruled_void_changes_standings_and_emits_game_voided(
     env: dict[str, str], pool: Any, redis: Redis, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from services.games.bootstrap import create_app as create_games_app
-    from services.games.engines.registry import default_registry
-
-    base = Settings.from_env()
-    games = Server(create_games_app(
-        Settings(env["database_url"], env["redis_url"], ADMIN, "127.0.0.1", 0, base.ports, "WARNING"),
-        default_registry("tests.support.diceduel:DiceDuel"),
-    ))
+    games = games_server(env["database_url"], env["redis_url"])
     monkeypatch.setenv("GAMES_URL", games.url)
     try:
         app = make_app(env)

@@ -27,3 +27,39 @@ def test_rating_documents_of_several_shapes() -> None:
     assert _find_rating({"ratings": {"a": {"mu": 30, "sigma": 2}}}, "a") == Rating(30, 2)
     assert _find_rating({"ratings": [{"pool": "b", "mu": 30, "sigma": 2}]}, "a") is None
     assert _find_rating("nonsense", "a") is None
+
+
+def test_game_types_are_cached_for_their_ttl_and_a_failure_is_not() -> None:
+    """Every ticket and league is checked against the games service's game types: one request per TTL."""
+    import json
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    hits: list[str] = []
+
+    class GameTypes(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            hits.append(self.path)
+            body = json.dumps([{"id": "hoppaa", "player_counts": [2, 3, 4], "options_schema": {}}]).encode()
+            self.send_response(200 if len(hits) != 3 else 503)
+            self.send_header("Content-Type", "application/json")
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), GameTypes)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{server.server_port}"
+    try:
+        cached = HttpGames(url, timeout=2, game_types_ttl=3600)
+        assert cached.game_types() == cached.game_types() == [
+            {"id": "hoppaa", "player_counts": [2, 3, 4], "options_schema": {}}]
+        assert hits == ["/v1/game-types"]
+        uncached = HttpGames(url, timeout=2, game_types_ttl=0)
+        assert uncached.game_types() is not None and len(hits) == 2
+        assert uncached.game_types() is None and len(hits) == 3  # the games service answered 503
+        assert uncached.game_types() is not None and len(hits) == 4  # asked again, not a cached failure
+    finally:
+        server.shutdown()
