@@ -26,6 +26,9 @@ ROUTES: dict[str, tuple[tuple[str, str], ...]] = {
     "GameCreatedForTable": (("matchmaking", "services.matchmaking.entrypoints.jobs.handle_message"),),
     # the games service refused a CreateGameRequested (e.g. options the table size does not allow)
     "GameCreationRefused": (("matchmaking", "services.matchmaking.entrypoints.jobs.handle_message"),),
+    # a league table was forfeited (or its player withdrew) while its game runs: the game is aborted, so
+    # its later result neither counts in the league nor gets rated
+    "GameAbortRequested": (("games", "services.games.entrypoints.jobs.handle_message"),),
     "QuestionRequested": (("questions", "services.questions.entrypoints.jobs.handle_message"),),
     "QuestionDrawn": (("games", "services.games.entrypoints.jobs.handle_message"),),
     # a bot seat is to move (games -> the bots worker, which plays it through the public API)

@@ -6,6 +6,8 @@
   game type, options the table size does not allow ...) is answered with ``GameCreationRefused``
   {request_id, game_type, reason, field, rule}, so the table shows ``failed`` instead of waiting for ever.
 - ``QuestionDrawn`` (from the questions service): record the question in the game's log.
+- ``GameAbortRequested`` (from matchmaking: a league table was forfeited while its game ran): abort the
+  game with the league's reason (``GameAborted``); a game that has ended meanwhile stays as it is.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from typing import Any
 
 import psycopg
 
-from services.games.service_layer.errors import InvalidRequest
+from services.games.service_layer.errors import Conflict, InvalidRequest, NotFound
 from services.games.service_layer.handlers import GamesService
 from shared.auth import Identity
 
@@ -54,8 +56,19 @@ def handle_message(message: dict[str, Any]) -> None:
             {k: v for k, v in body.items() if k not in {"game_id", "request_no"}},
         )
         log.info("question %s for %s recorded: %s", body["request_no"], body["game_id"], recorded)
+    elif kind == "GameAbortRequested":
+        abort_requested(body)
     else:
         raise ValueError(f"the games queue does not handle {kind!r}")
+
+
+def abort_requested(body: dict[str, Any]) -> None:
+    try:
+        _service().abort(Identity(admin=True), str(body["game_id"]), str(body.get("reason") or "requested"))
+    except Conflict as ended:  # finished or aborted already: nothing to do (a repeated message too)
+        log.info("abort of %s not needed: %s", body["game_id"], ended.detail)
+    except NotFound:
+        log.warning("abort requested for unknown game %s", body["game_id"])
 
 
 def create_game(body: dict[str, Any]) -> None:

@@ -441,6 +441,12 @@ class MatchmakingService(LeagueOperations):
                 seated += [t["request_id"] for t in payload["tables"]]
             elif kind == "TableReseated":
                 seated.append(payload["new_request_id"])
+            elif kind == "ForfeitRecorded" and league.tables[payload["request_id"]].game_id:
+                game_id = league.tables[payload["request_id"]].game_id
+                outbox += outbox_for("GameAbortRequested", f"abort:{payload['request_id']}", {
+                    "game_id": game_id,
+                    "reason": f"league {league.league_id}: forfeit recorded ({payload.get('reason') or 'no reason'})",
+                })
             elif kind == "DisputeRuled" and payload["ruling"] in {"void", "replay"}:
                 outbox += outbox_for("GameVoided", f"void:{payload['dispute_id']}", {
                     "game_id": payload["game_id"],

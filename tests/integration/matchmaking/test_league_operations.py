@@ -104,8 +104,18 @@ def test_swiss_league_with_withdrawal_late_entry_forfeit_and_reseat(app: Flask, 
     league = org.post("/enter", {"player_id": by_name["P13"]})
     assert league["late_entries"][0]["from_round"] == 3 and league["late_entries"][0]["missed_rounds"] == [1, 2]
     # table 1: P3 does not show -> forfeit: P1 wins (1 point), P3 loses (0)
+    forfeited_game = org.tables(2)[0]["game_id"]
     league = org.post("/rounds/2/tables/1/forfeit", {"absent": [by_name["P3"]], "reason": "did not show"})
     assert league["schedule"][1]["tables"][0]["status"] == "forfeited"
+    # its game, running in the games service, is aborted through the queue (GameAbortRequested), so a
+    # later result neither counts nor gets rated; the GameAborted coming back leaves the forfeit standing
+    pump(pool, redis)
+    with pool.connection() as conn:
+        status, reason = conn.execute(
+            "SELECT status, (SELECT payload->>'reason' FROM games.events e WHERE e.stream_id = g.id::text"
+            " AND e.type = 'GameAborted') FROM games.games g WHERE g.id::text = %s", (forfeited_game,)).fetchone()
+    assert status == "aborted" and "forfeit recorded (did not show)" in reason
+    assert org.tables(2)[0]["status"] == "forfeited"
     # table 2: the game is aborted; it counts for nobody until re-seated
     first = org.tables(2)[1]
     deliver(redis, aborted(first["game_id"], first["seats"]))
