@@ -59,7 +59,7 @@ export async function readAnswer(response) {
 function authHeaders(extra = {}) {
   const headers = { Accept: "application/json", ...extra };
   const t = token();
-  if (t) headers.Authorization = `Bearer ${t}`;
+  if (t && !headers.Authorization) headers.Authorization = `Bearer ${t}`;
   return headers;
 }
 
@@ -80,6 +80,8 @@ export async function request(service, method, path, { query, body, headers } = 
 }
 
 const g = (method, path, opts) => request("games", method, path, opts);
+const asToken = (tok, method, path, body) =>
+  request("matchmaking", method, path, { body, headers: tok ? { Authorization: `Bearer ${tok}` } : {} });
 const m = (method, path, opts) => request("matchmaking", method, path, opts);
 const r = (method, path, opts) => request("ratings", method, path, opts);
 const id = encodeURIComponent;
@@ -121,6 +123,15 @@ export const api = {
   league: (leagueId) => m("GET", `/v1/leagues/${id(leagueId)}`),
   standings: (leagueId) => m("GET", `/v1/leagues/${id(leagueId)}/standings`),
   leagueExportUrl: (leagueId, format) => url("matchmaking", `/v1/leagues/${id(leagueId)}/export`, { format }),
+  roundResultsUrl: (leagueId, round, format) =>
+    url("matchmaking", `/v1/leagues/${id(leagueId)}/rounds/${Number(round)}/results`, { format }),
+  // the league's organiser commands, with the organiser's (or admin's) token given on the league page
+  withdraw: (leagueId, body, tok) => asToken(tok, "POST", `/v1/leagues/${id(leagueId)}/withdraw`, body),
+  enterLate: (leagueId, body, tok) => asToken(tok, "POST", `/v1/leagues/${id(leagueId)}/enter`, body),
+  forfeit: (leagueId, round, table, body, tok) =>
+    asToken(tok, "POST", `/v1/leagues/${id(leagueId)}/rounds/${Number(round)}/tables/${Number(table)}/forfeit`, body),
+  reseat: (leagueId, round, table, body, tok) =>
+    asToken(tok, "POST", `/v1/leagues/${id(leagueId)}/rounds/${Number(round)}/tables/${Number(table)}/reseat`, body),
   // ratings
   ratings: (playerId) => r("GET", `/v1/players/${id(playerId)}/ratings`),
   ratingChartUrl: (playerId, pool) => url("ratings", `/v1/players/${id(playerId)}/ratings/${id(pool)}.svg`),
