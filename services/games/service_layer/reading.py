@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from services.games.adapters.postgres import GamesRepository
+from services.games.domain import length as game_length
 from services.games.domain.audit import audit_export, export_document
 from services.games.service_layer.core import (
     ServiceCore,
@@ -30,7 +31,8 @@ class Reading(ServiceCore):
                 "spec": e.spec,
                 "player_counts": list(e.player_counts),
                 "card_notation": dict(e.card_notation),
-                "options_schema": e.options_schema(),
+                "options_schema": game_length.options_schema(e),
+                "max_length": game_length.describe(e),
                 "view_schema": e.view_schema(),
                 "variants": [
                     {"num_players": v.num_players, "options": dict(v.options)} for v in e.variants()

@@ -7,6 +7,7 @@ import uuid
 from typing import Any
 
 from services.games.adapters.postgres import GamesRepository
+from services.games.domain.length import engine_options, split_options
 from services.games.domain.play import (
     InvalidSetup,
     PrescribedSeeds,
@@ -66,7 +67,7 @@ class Seating(ServiceCore):
         if (body.get("seed") or body.get("setup")) and not identity.admin:
             raise Forbidden("only an admin may fix the seed or prescribe a setup", field="seed")
         try:
-            options = engine.normalize_options(len(seats), body.get("options") or {})
+            options, max_length = split_options(engine, len(seats), body.get("options") or {})
         except InvalidOptions as exc:
             raise InvalidRequest(exc.message, field=f"options.{exc.field}", rule=exc.rule) from None
         server_seed = bytes.fromhex(body["seed"]) if body.get("seed") else secrets.token_bytes(32)
@@ -76,7 +77,7 @@ class Seating(ServiceCore):
             try:  # dry run: the prescribed deal must fit what the game asks for at its start
                 open_game(
                     engine,
-                    GameConfig(len(seats), options),
+                    GameConfig(len(seats), engine_options(options, max_length)),
                     PrescribedSeeds(server_seed, game_id, (), tuple(tuple(v) for v in setup)),
                 )
             except (InvalidSetup, TypeError, ValueError) as exc:
@@ -95,6 +96,7 @@ class Seating(ServiceCore):
                 "scheme": SCHEME,
                 "seed_fixed": bool(body.get("seed")),
                 "setup": setup or None,
+                "max_length": max_length,
             },
         )
         table = Table(game_id)
