@@ -118,7 +118,7 @@ def audit_events(
         report.flags.append(f"chance events 0..{len(setup) - 1} were prescribed by an admin (recorded setup)")
 
     if not created.get("max_length"):
-        limit.status, limit.detail = "skipped", "no maximum length was recorded at creation"
+        limit.detail = "no maximum length was recorded at creation (the game type has none): nothing to pass"
     _replay_and_compare(engine, events, moves, final, chance, server_seed, game_id, setup, limit)
     return report
 
