@@ -31,3 +31,10 @@ def test_CH_R_LEN_fewest_end_cities_left_then_money_equal_shares() -> None:
     assert outcome.scores == [2.0, 1.0, 1.0] and outcome.ranks == [3, 1, 1]
     state.players[2].money = 6
     assert ENGINE.adjudicate(state).ranks == [3, 2, 1] and "CH-R-LEN" in outcome.reason
+
+
+def test_CH_R_LEN_uniformly_random_play_ends_at_the_default_500_turns() -> None:
+    """CH-R-LEN: uniformly random play never plays away every end city (CH-47); with the default options
+    it is stopped when turn 501 would start."""
+    at = assert_stops_exactly_at_the_cap(ENGINE, 2, {}, seed=7)
+    assert at.state.turn_no == 500

@@ -53,3 +53,10 @@ def test_HP_R_LEN_HP_43_team_mode_counts_both_partners() -> None:
     outcome = ENGINE.adjudicate(state)
     assert outcome.teams == [[0, 2], [1, 3]] and outcome.team_scores == [70.0, 60.0]
     assert outcome.team_ranks == [1, 2] and outcome.ranks == [1, 2, 1, 2]
+
+
+def test_HP_R_LEN_the_issues_game_ends_at_the_default_300_rounds() -> None:
+    """HP-R-LEN, issue 17: a uniformly random 2-player game with the default options (no round limit by
+    HP-46) is stopped when round 301 would start, not run forever."""
+    at = assert_stops_exactly_at_the_cap(ENGINE, 2, {}, seed=7)
+    assert at.state.round == 300
