@@ -13,7 +13,7 @@ that ends by its own rules at the same time simply ends by them.
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from services.games.domain.play import Progress, fold
@@ -138,10 +138,12 @@ def crosses(
     max_length: Mapping[str, Any],
     progress: Progress,
     pending: Sequence[Event],
-    chance_values: Any = None,
+    chance_values: Callable[[int, str, int, int], list[int]] | None = None,
 ) -> bool:
     """Whether the game, at ``progress``, was exactly at its maximum: the next event it would record (the
-    rest of a move's events, else the chance outcome it waits for) takes it past. ``chance_values``
+    rest of a move's events, else the chance outcome it waits for) takes it past without ending it by
+    the rules, exactly where ``guard`` cuts. (An external answer never starts a unit: engines count
+    rounds, deals and turns on their own events and on chance.) ``chance_values``
     gives the values of that chance event (``(counter, kind, n, sides) -> values``); without it any
     well-formed values are used, since what a unit counts does not depend on them."""
     if engine.outcome(progress.state) is not None or over(engine, max_length, progress.state):
@@ -163,7 +165,7 @@ def crosses(
         fold(engine, trial, [nxt])
     except Exception:  # an event the engine refuses never starts a unit
         return False
-    return over(engine, max_length, trial.state)
+    return over(engine, max_length, trial.state) and engine.outcome(trial.state) is None
 
 
 def _any_values(kind: str, n: int) -> list[int]:
