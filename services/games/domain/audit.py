@@ -2,7 +2,8 @@
 
 Checks: the hash chain; the revealed seed against its commitment; every chance event re-derived from
 the seed; every move re-validated by the engine in order (and the events it caused compared with the
-recorded ones); the final outcome reproduced; and every top-level field of an export against the log
+recorded ones); the final outcome reproduced; the length guard (``length_limit``: a game never passes
+its recorded maximum, and ``GameAdjudicated`` comes exactly there, with the replayed adjudication); and every top-level field of an export against the log
 (``export_fields``), so nothing an auditor reads outside the hash-chained events goes unchecked.
 On a clocked table (``clock_times``) every recorded time is re-checked: no move accepted at or after its
 seat's deadline, no ``TimeExpired`` before the deadline or with another policy than the table's, times
@@ -15,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from services.games.domain import length
 from services.games.domain.clock import TIMED_EVENTS, auto_move_index, iso, parse_time
 from services.games.domain.play import Progress, SeedMaterial
 from services.games.domain.table import SERVICE_EVENTS, Table, resign_outcome, table_teams, timeout_outcome
@@ -79,21 +81,21 @@ def audit_events(
 ) -> AuditReport:
     chain, seed_check = Check("hash_chain"), Check("seed_commitment")
     chance, moves, final = Check("chance_events"), Check("moves_revalidated"), Check("final_state")
-    clock = Check("clock_times")
-    report = AuditReport(game_id, [chain, seed_check, chance, moves, final, clock])
+    clock, limit = Check("clock_times"), Check("length_limit")
+    report = AuditReport(game_id, [chain, seed_check, chance, moves, final, limit, clock])
 
     result = verify_chain(events, head)
     if not result.ok:
         chain.fail(result.first_bad_version, result.problem or "hash chain broken")
     if not events or events[0]["type"] != "GameCreated":
-        for check in (seed_check, chance, moves, final, clock):
+        for check in (seed_check, chance, moves, final, limit, clock):
             check.fail(1, "the log does not start with GameCreated")
         return report
     created = events[0]["payload"]
     try:
         engine = registry.get(created["game_type"])
     except UnknownGameType:
-        for check in (chance, moves, final, clock):
+        for check in (chance, moves, final, limit, clock):
             check.fail(1, f"unknown game type {created['game_type']!r}")
         return report
 
@@ -120,7 +122,9 @@ def audit_events(
         report.flags.append(f"chance events 0..{len(setup) - 1} were prescribed by an admin (recorded setup)")
 
     timer = ClockAudit(clock, server_seed, game_id)
-    _replay_and_compare(engine, events, moves, final, chance, server_seed, game_id, setup, timer)
+    if not created.get("max_length"):
+        limit.detail = "no maximum length was recorded at creation (the game type has none): nothing to pass"
+    _replay_and_compare(engine, events, moves, final, chance, server_seed, game_id, setup, timer, limit)
     if not created.get("clock") and clock.status == "pass":
         clock.detail = "the table has no clock: no time to re-check, and no timeout was recorded"
     return report
@@ -220,11 +224,17 @@ def _replay_and_compare(
     game_id: str,
     setup: list[list[int]],
     timer: ClockAudit,
+    limit: Check,
 ) -> None:
     table = Table(game_id)
     expected: list[dict[str, Any]] = []  # engine events the last move/start must be followed by
+    adjudicated: dict[str, Any] | None = None  # the outcome a GameAdjudicated settled
+    previous = ""
     for event in events:
         version, type_, payload = int(event["version"]), event["type"], event["payload"]
+        if previous == length.ADJUDICATED and type_ != "GameFinished":
+            limit.fail(version, "GameAdjudicated is not followed by GameFinished")
+        previous = type_
         if type_ == CHANCE_EVENT:
             counter = int(payload.get("counter", -1))
             if table.progress is None or counter != table.progress.chance_count:
@@ -259,8 +269,11 @@ def _replay_and_compare(
             if expected:
                 moves.fail(version, "a move was recorded before the previous one's events")
             expected = _decide(engine, table, payload, version, moves)
+        elif type_ == length.ADJUDICATED:
+            adjudicated = _check_adjudication(engine, table, payload, version, limit, expected, server_seed)
+            expected = []  # the guard records none of the move's events past the maximum
         elif type_ == "GameFinished":
-            _check_finish(engine, table, payload, version, final, events)
+            _check_finish(engine, table, payload, version, final, events, adjudicated)
         timer.observe(engine, table, version, type_, payload)
         try:
             table.apply(engine, type_, payload)
@@ -269,6 +282,15 @@ def _replay_and_compare(
             return
         if type_ == "GameStarted" and table.progress is not None:
             expected = list(engine.opening_events(table.config))
+        if type_ not in SERVICE_EVENTS and table.progress is not None and length.over(
+            engine, table.max_length, table.progress.state
+        ):
+            assert table.max_length is not None
+            limit.fail(
+                version,
+                f"the game passed its maximum of {table.max_length['limit']} {table.max_length['unit']} "
+                f"({table.max_length['rule']}) without GameAdjudicated",
+            )
     if expected:
         moves.fail(len(events), "the log ends before the events of its last move")
     if timer.auto is not None:
@@ -303,6 +325,34 @@ def _decide(
     return []
 
 
+def _check_adjudication(
+    engine: Engine[Any],
+    table: Table,
+    payload: dict[str, Any],
+    version: int,
+    limit: Check,
+    pending: list[dict[str, Any]],
+    server_seed: bytes | None,
+) -> dict[str, Any] | None:
+    """A ``GameAdjudicated`` is right only exactly at the table's maximum (the next event the game would
+    record takes it past) and with the outcome the engine's ``adjudicate`` gives there."""
+    if table.max_length is None or table.progress is None or table.status != "running":
+        limit.fail(version, "GameAdjudicated in a game without a recorded maximum, or not running")
+        return None
+    values = table.seeds(server_seed).values if server_seed is not None else None
+    if not length.crosses(engine, table.max_length, table.progress, pending, values):
+        limit.fail(
+            version,
+            f"GameAdjudicated before the game reached its maximum of {table.max_length['limit']} "
+            f"{table.max_length['unit']} ({table.max_length['rule']})",
+        )
+        return None
+    want, outcome = length.adjudication(engine, table.max_length, table.progress.state)
+    if payload != want:
+        limit.fail(version, "the recorded adjudication differs from the replayed one")
+    return outcome.as_dict()
+
+
 def _check_finish(
     engine: Engine[Any],
     table: Table,
@@ -310,12 +360,15 @@ def _check_finish(
     version: int,
     final: Check,
     events: Sequence[dict[str, Any]],
+    adjudicated: dict[str, Any] | None = None,
 ) -> None:
     ended_by = [
         e for e in events
         if e["type"] == "PlayerResigned" or (e["type"] == "TimeExpired" and e["payload"].get("policy") == "forfeit")
     ]
-    if ended_by:
+    if adjudicated is not None:
+        want = adjudicated
+    elif ended_by:
         seat, teams = ended_by[0]["payload"].get("seat"), table_teams(engine, table)
         if not isinstance(seat, int) or not 0 <= seat < table.num_players:
             final.fail(version, f"the game ended by {ended_by[0]['type']} of no seat ({seat!r})")

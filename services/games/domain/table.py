@@ -1,8 +1,8 @@
 """A game table as the service sees it: seats, seeds and status around an engine state.
 
 The table is a fold over the game's stream: service events (GameCreated, PlayerJoined, GameStarted,
-MoveMade, PlayerResigned, GameFinished, GameAborted; on a clocked table also ClockResumed and
-TimeExpired) plus the engine's own events.
+MoveMade, PlayerResigned, GameAdjudicated, GameFinished, GameAborted; on a clocked table also
+ClockResumed and TimeExpired) plus the engine's own events.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ SERVICE_EVENTS = frozenset(
         "GameAborted",
         "ClockResumed",
         "TimeExpired",
+        "GameAdjudicated",
     }
 )
 
@@ -50,12 +51,16 @@ class Table:
     progress: Progress | None = None
     outcome: dict[str, Any] | None = None
     revealed_seed: str | None = None
+    # the length guard's record from GameCreated (option, unit, limit, rule), None for older tables
+    max_length: dict[str, Any] | None = None
     head_hash: str = ""  # hash of the last event folded (the next append chains to it)
     clock: TableClock | None = None  # clocked tables only (domain/clock.py)
 
     @property
     def config(self) -> GameConfig:
-        return GameConfig(self.num_players, self.options)
+        # the length option (max_rounds ...) is the service's, never the engine's (domain/length.py)
+        option = (self.max_length or {}).get("option")
+        return GameConfig(self.num_players, {k: v for k, v in self.options.items() if k != option})
 
     def seat_of(self, player_id: str | None) -> int | None:
         if player_id is None:
@@ -98,13 +103,14 @@ class Table:
             if payload.get("clock"):
                 settings = ClockSettings.from_recorded(payload["clock"], payload.get("timeout_policy"))
                 self.clock = TableClock.start(settings, self.num_players)
+            self.max_length = payload.get("max_length")
         elif type_ == "PlayerJoined":
             self.seats[payload["seat"]] = payload["player_id"]
             self.client_seeds[payload["seat"]] = payload.get("client_seed") or ""
         elif type_ == "GameStarted":
             self.status = "running"
             self.progress = Progress(engine.initial_state(self.config))
-        elif type_ in {"MoveMade", "PlayerResigned", "ClockResumed", "TimeExpired"}:
+        elif type_ in {"MoveMade", "PlayerResigned", "GameAdjudicated", "ClockResumed", "TimeExpired"}:
             pass
         elif type_ == "GameFinished":
             self.status = "finished"

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any, ClassVar, Generic, Literal, Protocol, TypeVar
@@ -139,10 +139,41 @@ class Outcome:
         }
 
 
+@dataclass(frozen=True)
+class LengthLimit:
+    """A game type's documented maximum length (issue 17.2): at most ``default`` (or the table's
+    ``option``) units of ``unit``; the game that would start unit limit+1 is adjudicated instead, by
+    ``Engine.adjudicate``, under ``rule`` (the spec's rule, or a platform ruling where it is silent)."""
+
+    option: str  # the table option that sets it, e.g. "max_rounds"
+    unit: str  # what ``Engine.length`` counts: "rounds", "deals", "turns"
+    default: int
+    minimum: int
+    maximum: int
+    rule: str  # e.g. "HP-R-LEN"
+    description: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "option": self.option,
+            "unit": self.unit,
+            "default": self.default,
+            "minimum": self.minimum,
+            "maximum": self.maximum,
+            "rule": self.rule,
+            "description": self.description,
+        }
+
+
 def ranks_from_scores(scores: list[float], higher_is_better: bool = True) -> list[int]:
     """Competition ranking (1, 2, 2, 4) from scores."""
     sign = -1 if higher_is_better else 1
     return [1 + sum(1 for o in scores if sign * o < sign * s) for s in scores]
+
+
+def ranks_from_keys(keys: Sequence[tuple[float, ...]]) -> list[int]:
+    """Competition ranking from tuples compared left to right, higher better; equal tuples share a rank."""
+    return [1 + sum(1 for other in keys if other > key) for key in keys]
 
 
 class Rng(Protocol):
@@ -288,6 +319,23 @@ class Engine(ABC, Generic[S]):
         (e.g. voids). Pure: all randomness comes from ``rng``. Engines without it raise.
         """
         raise NotImplementedError(f"{self.game_type} has no determinize")
+
+    # --- the length guard (issue 17.2) ------------------------------------------------------
+    #: The documented maximum length, None for a game type without one (then nothing caps it).
+    length_limit: ClassVar[LengthLimit | None] = None
+
+    def length(self, state: S) -> int:
+        """How many units of ``length_limit.unit`` the game has started (1 in the first round)."""
+        raise NotImplementedError(f"{self.game_type} has no length")
+
+    def length_floor(self, options: Mapping[str, Any]) -> int:
+        """The smallest maximum a table with these (normalized) options may set."""
+        return self.length_limit.minimum if self.length_limit is not None else 1
+
+    def adjudicate(self, state: S) -> Outcome:
+        """The outcome of a game stopped at its maximum length: the standings in ``state`` ranked per
+        the spec or the ruling ``length_limit.rule``. Pure; never called on a finished game."""
+        raise NotImplementedError(f"{self.game_type} has no adjudication")
 
     # --- checks for random play ----------------------------------------------------------
     def selfplay_moves(self, state: S, seat: int) -> list[Move]:

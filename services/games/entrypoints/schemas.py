@@ -376,6 +376,17 @@ class GameTypeSchema(ma.Schema):
         "example": {"family": "animal", "description": "animal, hyphen, rank 1-13", "examples": ["horse-13"]},
     })
     options_schema = ma.fields.Dict()
+    max_length = ma.fields.Dict(
+        allow_none=True,
+        metadata={
+            "description": "the game's documented maximum length (issue 17.2, README \"Game length\"): `unit` "
+            "(rounds, deals, turns), `default`, `minimum`, `maximum`, the table `option` that sets it and the `rule` "
+            "(the spec's, or the platform ruling where the spec is silent); a game that would start unit "
+            "limit+1 is ended by `GameAdjudicated` and `GameFinished`",
+            "example": {"option": "max_rounds", "unit": "rounds", "default": 300, "minimum": 1, "maximum": 1000,
+                        "rule": "HP-R-LEN", "description": "HP-R-LEN: at most this many rounds ..."},
+        },
+    )
     view_schema = ma.fields.Dict(
         allow_none=True,
         metadata={"description": "JSON Schema (2020-12) of the game's `view`: a seat's, a spectator's and the "

@@ -23,6 +23,7 @@ from services.games.service_layer.errors import (
     NotFound,
     Unauthorized,
 )
+from services.games.service_layer.length import guarded
 from shared.auth import Identity
 
 log = logging.getLogger(__name__)
@@ -195,8 +196,8 @@ class Clocks(ServiceCore):
         scratch.apply(engine, made.type, made.payload)
         assert scratch.progress is not None
         produced = apply_move(engine, scratch.progress, seat, move, scratch.seeds(server_seed))
-        events = [expired, made] + [Pending(e["type"], e) for e in produced]
-        outcome = engine.outcome(scratch.progress.state)
+        tail, outcome = guarded(engine, table, produced, scratch.progress)  # the length guard (issue 17.2)
+        events = [expired, made, *tail]
         if outcome is not None:
             events.append(self._finished(table, outcome, server_seed))
         return events

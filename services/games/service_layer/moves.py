@@ -32,6 +32,7 @@ from services.games.service_layer.errors import (
     RuleViolation,
     Unauthorized,
 )
+from services.games.service_layer.length import guarded
 from shared.auth import Identity
 from shared.canonical import canonical_json
 
@@ -135,8 +136,8 @@ class Moves(Clocks):
             produced = apply_move(engine, scratch.progress, seat, move, seeds)
         except IllegalMove as exc:
             raise RuleViolation(f"{exc.rule}: {exc.message}", rule=exc.rule, code=exc.code) from None
-        events = [made] + [Pending(e["type"], e) for e in produced]
-        outcome = engine.outcome(scratch.progress.state)
+        tail, outcome = guarded(engine, table, produced, scratch.progress)  # the length guard (issue 17.2)
+        events = [made, *tail]
         if outcome is not None:
             events.append(self._finished(table, outcome, repo.server_seed(game_id)))
         committed = self._commit(repo, engine, table, events, identity)
@@ -222,8 +223,8 @@ class Moves(Clocks):
                     seeds = table.seeds(repo.server_seed(game_id))
                     produced = fold(engine, scratch.progress, [external_event(pending, result)])
                     produced += settle_chance(engine, scratch.progress, seeds)
-                    events = self._clock_resumed(table) + [Pending(e["type"], e) for e in produced]
-                    outcome = engine.outcome(scratch.progress.state)
+                    events, outcome = guarded(engine, table, produced, scratch.progress)  # the length guard (issue 17.2)
+                    events = self._clock_resumed(table) + events
                     if outcome is not None:
                         events.append(self._finished(table, outcome, repo.server_seed(game_id)))
                     committed = self._commit(repo, engine, table, events, Identity(admin=True))

@@ -6,6 +6,7 @@ from typing import Any
 
 from services.games.adapters.postgres import GamesRepository
 from services.games.domain import clock
+from services.games.domain import length as game_length
 from services.games.domain.audit import audit_export, export_document
 from services.games.service_layer.core import (
     ServiceCore,
@@ -31,7 +32,8 @@ class Reading(ServiceCore):
                 "spec": e.spec,
                 "player_counts": list(e.player_counts),
                 "card_notation": dict(e.card_notation),
-                "options_schema": e.options_schema(),
+                "options_schema": game_length.options_schema(e),
+                "max_length": game_length.describe(e),
                 "clock": {
                     "kinds": list(clock.KINDS),
                     "timeout_policies": clock.policies_for(e.game_type),

@@ -8,6 +8,7 @@ from typing import Any
 
 from services.games.adapters.postgres import GamesRepository
 from services.games.domain.clock import InvalidClock, parse_settings
+from services.games.domain.length import engine_options, split_options
 from services.games.domain.play import (
     InvalidSetup,
     PrescribedSeeds,
@@ -81,7 +82,7 @@ class Seating(ServiceCore):
         if (body.get("seed") or body.get("setup")) and not identity.admin:
             raise Forbidden("only an admin may fix the seed or prescribe a setup", field="seed")
         try:
-            options = engine.normalize_options(len(seats), body.get("options") or {})
+            options, max_length = split_options(engine, len(seats), body.get("options") or {})
         except InvalidOptions as exc:
             raise InvalidRequest(exc.message, field=f"options.{exc.field}", rule=exc.rule) from None
         try:
@@ -95,7 +96,7 @@ class Seating(ServiceCore):
             try:  # dry run: the prescribed deal must fit what the game asks for at its start
                 open_game(
                     engine,
-                    GameConfig(len(seats), options),
+                    GameConfig(len(seats), engine_options(options, max_length)),
                     PrescribedSeeds(server_seed, game_id, (), tuple(tuple(v) for v in setup)),
                 )
             except (InvalidSetup, TypeError, ValueError) as exc:
@@ -114,6 +115,7 @@ class Seating(ServiceCore):
                 "scheme": SCHEME,
                 "seed_fixed": bool(body.get("seed")),
                 "setup": setup or None,
+                "max_length": max_length,
             }
             | ({"clock": clock.as_dict(), "timeout_policy": clock.timeout_policy} if clock else {}),
         )

@@ -1,4 +1,8 @@
-"""Options schema (R-2) and the move vocabulary (cityhopper.md 3.4)."""
+"""Options schema (R-2) and the move vocabulary (cityhopper.md 3.4).
+
+The table option ``max_turns`` (the length guard's ruling CH-R-LEN: at most 500 turns by default, then the
+game is adjudicated on end cities left and money) is added by the games service; see ``length.py``.
+"""
 
 from __future__ import annotations
 

@@ -18,6 +18,7 @@ from services.games.engines.base import (
 )
 
 from . import docs, views
+from . import length as game_length
 from .board import CITY_IDS
 from .decide import decide
 from .determinize import determinize
@@ -149,6 +150,15 @@ class CityHopperEngine(Engine[State]):
             scores=[1.0 if i == w else 0.0 for i in range(n)],
             reason=f"CH-47: seat {w} played away every end city",
         )
+
+    # --- the length guard (CH-R-LEN) --------------------------------------------------------
+    length_limit = game_length.LIMIT
+
+    def length(self, state: State) -> int:
+        return game_length.length(state)
+
+    def adjudicate(self, state: State) -> Outcome:
+        return game_length.adjudicate(state)
 
     # --- views -----------------------------------------------------------------------------
     def view(self, state: State, seat: int | None) -> dict[str, Any]:

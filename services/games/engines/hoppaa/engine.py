@@ -17,6 +17,7 @@ from services.games.engines.base import (
 )
 
 from . import invariants as invariant_checks
+from . import length as game_length
 from . import moves as move_rules
 from . import options as table_options
 from . import views
@@ -183,6 +184,15 @@ class HopPaaEngine(Engine[HopPaaState]):
             team_ranks=team_ranks,
             team_scores=team_scores,
         )
+
+    # --- the length guard (HP-R-LEN) --------------------------------------------------------
+    length_limit = game_length.LIMIT
+
+    def length(self, state: HopPaaState) -> int:
+        return game_length.length(state)
+
+    def adjudicate(self, state: HopPaaState) -> Outcome:
+        return game_length.adjudicate(state)
 
     # --- views -----------------------------------------------------------------------------
     def view(self, state: HopPaaState, seat: int | None) -> dict[str, Any]:

@@ -19,6 +19,7 @@ from services.games.engines.base import (
 )
 
 from . import checks, decide, events, views
+from . import length as game_length
 from .cards import DECK_SIZE
 from .determinize import determinize as sample_state
 from .melds import MELD_TYPES
@@ -286,6 +287,15 @@ class KlapperEngine(Engine[KlapperState]):
                 team_scores=side_scores,
             )
         return Outcome(ranks_from_scores(seat_scores), seat_scores, reason)
+
+    # --- the length guard (KL-R-LEN) --------------------------------------------------------
+    length_limit = game_length.LIMIT
+
+    def length(self, state: KlapperState) -> int:
+        return game_length.length(state)
+
+    def adjudicate(self, state: KlapperState) -> Outcome:
+        return game_length.adjudicate(state)
 
     # --- what each viewer may see --------------------------------------------------------
     def view(self, state: KlapperState, seat: int | None) -> dict[str, Any]:

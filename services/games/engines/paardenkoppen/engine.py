@@ -21,6 +21,7 @@ from services.games.engines.base import (
 
 from . import determinize as determinize_view
 from . import flow, invariants, options, rules, transitions, views
+from . import length as game_length
 from .cards import CARD_IDS, DECK_SIZE, card_id, is_head, parse_card
 from .state import CHOOSING_START, DEALING, FINISHED, PASS_COST, PLAYING, PKState, new_state
 
@@ -168,6 +169,18 @@ class PaardenkoppenEngine(Engine[PKState]):
             return None
         scores: list[float] = [float(b) for b in state.balances]
         return Outcome(ranks_from_scores(scores), scores, state.end_reason or "")
+
+    # --- the length guard (PK-R-LEN) --------------------------------------------------------
+    length_limit = game_length.LIMIT
+
+    def length(self, state: PKState) -> int:
+        return game_length.length(state)
+
+    def length_floor(self, options: Mapping[str, Any]) -> int:
+        return game_length.floor(options)
+
+    def adjudicate(self, state: PKState) -> Outcome:
+        return game_length.adjudicate(state)
 
     # --- what each viewer may see --------------------------------------------------------
     def view(self, state: PKState, seat: int | None) -> dict[str, Any]:

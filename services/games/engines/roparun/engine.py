@@ -17,6 +17,7 @@ from services.games.engines.base import (
     Outcome,
     Rng,
 )
+from services.games.engines.roparun import length as game_length
 from services.games.engines.roparun.actions import action_json, parse_action
 from services.games.engines.roparun.board import (
     C1,
@@ -493,6 +494,15 @@ class RoparunEngine(Engine[RoparunState]):
         s.draw_contenders = contenders  # the deck ran out: reshuffle, the tied players redraw
 
     # --- result and views ------------------------------------------------------------------
+    # --- the length guard (RR-R-LEN) --------------------------------------------------------
+    length_limit = game_length.LIMIT
+
+    def length(self, state: RoparunState) -> int:
+        return game_length.length(state)
+
+    def adjudicate(self, state: RoparunState) -> Outcome:
+        return game_length.adjudicate(state)
+
     def outcome(self, state: RoparunState) -> Outcome | None:
         if state.stage != FINISHED or state.winner is None:
             return None
