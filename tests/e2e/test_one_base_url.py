@@ -110,7 +110,7 @@ def children_env(pid: int) -> list[dict[str, str]]:
 def test_moved_ports_reach_every_child_process(platform: Platform) -> None:
     """GAMES_URL ... RATINGS_URL follow GAMES_PORT ... RATINGS_PORT (here all moved to free ports)."""
     envs = children_env(platform.proc.pid)
-    assert len(envs) == 12, len(envs)  # 4 services, 5 workers (bots too), relay, ticker, gateway
+    assert len(envs) == 13, len(envs)  # 4 services, 5 workers (bots too), relay, 2 tickers, gateway
     for env in envs:
         for name, url in platform.direct.items():
             assert env[f"{name.upper()}_URL"] == url, (name, env.get(f"{name.upper()}_URL"))
