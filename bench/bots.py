@@ -18,7 +18,8 @@ safety net, not the limit that binds). Games run in process (``services.bots.dom
 bot sees only its seat's JSON view and legal moves.
 
 Environment: ``BOT_BENCH_GAMES`` (default 200), ``BOT_BENCH_ONLY`` (comma-separated game types),
-``BOT_BENCH_LEVELS`` (only the pairings whose higher level is listed, e.g. ``strong``),
+``BOT_BENCH_LEVELS`` (only the pairings whose higher level is listed, e.g. ``strong``; ``live``: only
+the live-budget probe),
 ``BOT_BENCH_PROCESSES`` (default 2: the games of a pairing are shared out between that many worker
 processes), ``BOT_BENCH_LIVE_MOVES`` (default 20; 0 skips the live-budget probe).
 
@@ -255,7 +256,7 @@ def main() -> dict[str, Any]:
             }
             report["results"].append(row)
             print(_line(row), file=sys.stderr, flush=True)
-        if live_moves and (not levels or "strong" in levels):
+        if live_moves and (not levels or levels & {"strong", "live"}):
             report["live"][game_type] = live_probe(game_type, live_moves)
             print(f"  {game_type} live: {report['live'][game_type]}", file=sys.stderr, flush=True)
     report["load_average"] = {

@@ -35,5 +35,11 @@ def positions(
                 view = json.loads(json.dumps(engine.view(progress.state, seat)))
                 yield engine, progress.state, seat, view, json.loads(json.dumps(legal))
             apply_move(
-                engine, progress, seat, rng.choice(engine.selfplay_moves(progress.state, seat)), material, None, provider
+                engine,
+                progress,
+                seat,
+                rng.choice(engine.selfplay_moves(progress.state, seat)),
+                material,
+                None,
+                provider,
             )
