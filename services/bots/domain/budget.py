@@ -26,6 +26,11 @@ class Budget:
         """True once ``iterations`` reached ``max_iterations`` or ``max_seconds`` have passed."""
         return iterations >= self.max_iterations or self.now() - started >= self.max_seconds
 
+    def out_of_time(self, started: float) -> bool:
+        """True once ``max_seconds`` have passed since ``started``: checked inside a playout and between
+        the candidates of a round, so one long playout or a wide round cannot overrun the budget."""
+        return self.now() - started >= self.max_seconds
+
 
 def fixed_budget(max_iterations: int = 1000, max_seconds: float = 1.0) -> Budget:
     """A budget whose clock never moves: only ``max_iterations`` limits it (deterministic tests)."""

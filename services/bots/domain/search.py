@@ -88,6 +88,20 @@ def play(engine: Engine[Any], state: State, seat: int, move: Move) -> State:
     return state
 
 
+class OutOfTime(Exception):
+    """The budget's time ran out inside an iteration (its playout or its round of candidates): the
+    unfinished iteration is dropped, so a search never runs past ``budget.max_seconds`` by more than
+    one move of the engine."""
+
+
+Stop = Callable[[], bool]
+
+
+def stopper(budget: Budget, started: float) -> Stop:
+    """A check for the inner loops: raises nothing itself, True once the budget's time is up."""
+    return lambda: budget.out_of_time(started)
+
+
 class Node:
     """An edge of the tree: the move ``key`` made by ``mover``, with its statistics."""
 
@@ -125,11 +139,15 @@ def search(
     root = Node("", seat)
     started = budget.start()
     iterations = 0
+    stop = stopper(budget, started)
     while not budget.exhausted(started, iterations):
-        iterations += 1
         sample = engine.determinize(view, seat, rng)
-        _iterate(game, root, sample, seat, by_key, rng)
-    if not root.children:
+        try:
+            _iterate(game, root, sample, seat, by_key, rng, stop)
+        except OutOfTime:
+            break
+        iterations += 1
+    if not any(n.visits for n in root.children.values()):
         return SearchResult(rng.choice(moves), iterations, {})
     best = max(root.children.values(), key=lambda n: (n.visits, n.reward))
     return SearchResult(by_key[best.key], iterations, {k: n.visits for k, n in root.children.items()})
@@ -142,6 +160,7 @@ def _iterate(
     seat: int,
     root_moves: Mapping[str, Move],
     rng: random.Random,
+    stop: Stop | None = None,
 ) -> None:
     engine = game.engine
     state = sample
@@ -189,7 +208,7 @@ def _iterate(
         state = play(engine, state, mover, legal[i])
         path.append(child)
         node = child
-    state = _playout(game, sample, state, rng)
+    state = _playout(game, sample, state, rng, stop)
     rewards = game.evaluate(sample, state)
     for edge in path:
         edge.visits += 1
@@ -220,19 +239,29 @@ def flat_search(
     totals = [0.0] * len(moves)
     counts = [0] * len(moves)
     started = budget.start()
+    stop = stopper(budget, started)
     iterations = 0
     while not budget.exhausted(started, iterations):
-        iterations += 1
         sample = engine.determinize(view, seat, rng)
         seed = rng.getrandbits(64)
         legal = {move_key(m) for m in engine.legal_moves(sample, seat)}
-        for i, move in enumerate(moves):
-            if move_key(move) not in legal:
-                continue
-            luck = random.Random(seed)
-            end = _playout(game, sample, play(engine, sample, seat, move), luck)
-            totals[i] += game.evaluate(sample, end)[seat]
+        round_rewards: list[tuple[int, float]] = []
+        try:
+            for i, move in enumerate(moves):
+                if move_key(move) not in legal:
+                    continue
+                luck = random.Random(seed)
+                end = _playout(game, sample, play(engine, sample, seat, move), luck, stop)
+                round_rewards.append((i, game.evaluate(sample, end)[seat]))
+        except OutOfTime:
+            break  # an unfinished round would compare the moves on different deals: dropped
+        for i, r in round_rewards:
+            totals[i] += r
             counts[i] += 1
+        iterations += 1
+    if iterations == 0:  # not one round in the time: the heuristic's move, else the first listed
+        fallback = prior if prior is not None and prior in moves else moves[0]
+        return SearchResult(fallback, 0, {})
     means = [t / c if c else -1.0 for t, c in zip(totals, counts, strict=True)]
     best = max(range(len(moves)), key=lambda i: (means[i], -i))
     if prior is not None and prior in moves:
@@ -242,9 +271,15 @@ def flat_search(
     return SearchResult(moves[best], iterations, {move_key(m): counts[i] for i, m in enumerate(moves)})
 
 
-def _playout(game: SearchGame, sample: State, state: State, rng: random.Random) -> State:
+def _playout(
+    game: SearchGame, sample: State, state: State, rng: random.Random, stop: Stop | None = None
+) -> State:
+    """Plays ``state`` on with the game's playout policy until its cut-off; raises ``OutOfTime`` as
+    soon as ``stop()`` says the budget's time is up (checked before every move)."""
     engine = game.engine
     for _ in range(game.max_playout_moves):
+        if stop is not None and stop():
+            raise OutOfTime
         state = settle(engine, state, rng)
         if engine.outcome(state) is not None or game.cutoff(sample, state):
             return state

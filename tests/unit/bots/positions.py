@@ -23,7 +23,8 @@ def positions(
     for seed in seeds:
         cfg = variants[seed % len(variants)]
         material = seeds_for(seed)
-        progress, _ = open_game(engine, cfg, material, None, None)
+        provider = engine.selfplay_provider()  # CityHopper's questions; None elsewhere
+        progress, _ = open_game(engine, cfg, material, None, provider)
         rng = random.Random(seed)
         for k in range(max_moves):
             if engine.outcome(progress.state) is not None:
@@ -34,5 +35,11 @@ def positions(
                 view = json.loads(json.dumps(engine.view(progress.state, seat)))
                 yield engine, progress.state, seat, view, json.loads(json.dumps(legal))
             apply_move(
-                engine, progress, seat, rng.choice(engine.selfplay_moves(progress.state, seat)), material
+                engine,
+                progress,
+                seat,
+                rng.choice(engine.selfplay_moves(progress.state, seat)),
+                material,
+                None,
+                provider,
             )

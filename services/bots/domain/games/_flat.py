@@ -6,7 +6,8 @@ Each iteration samples one state the seat cannot tell apart from the real one
 playout policy for every seat until its cut-off; the move with the best mean reward wins. With few
 iterations and several opponents this spends the budget on the bot's own decision instead of a tree
 over everybody's moves, which is what the ISMCTS of ``search.py`` does. Each playout counts as one
-iteration of the budget; at least one sample is always taken.
+iteration of the budget. Time is checked before every playout move: a round the time cuts short is
+dropped, and with no full round the first candidate is played (callers list their best guess first).
 """
 
 from __future__ import annotations
@@ -16,13 +17,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from services.bots.domain.budget import Budget
-from services.bots.domain.search import SearchGame, play, settle
+from services.bots.domain.search import OutOfTime, SearchGame, Stop, play, settle, stopper
 from services.games.engines.base import Move
 
 
-def playout(game: SearchGame, sample: Any, state: Any, rng: random.Random) -> Any:
+def playout(game: SearchGame, sample: Any, state: Any, rng: random.Random, stop: Stop | None = None) -> Any:
     engine = game.engine
     for _ in range(game.max_playout_moves):
+        if stop is not None and stop():
+            raise OutOfTime
         state = settle(engine, state, rng)
         if engine.outcome(state) is not None or game.cutoff(sample, state):
             return state
@@ -56,16 +59,23 @@ def flat_search(
     totals = [0.0] * len(moves)
     counts = [0] * len(moves)
     started = budget.start()
+    stop = stopper(budget, started)
     done = 0
-    while True:
+    while not budget.exhausted(started, done):
         sample = engine.determinize(view, seat, rng)
-        for k, move in enumerate(moves):
-            end = playout(game, sample, play(engine, sample, seat, move), rng)
-            totals[k] += game.evaluate(sample, end)[seat]
+        rewards: list[float] = []
+        try:
+            for move in moves:
+                end = playout(game, sample, play(engine, sample, seat, move), rng, stop)
+                rewards.append(game.evaluate(sample, end)[seat])
+        except OutOfTime:
+            break  # an unfinished round is dropped: the moves are compared on the same samples
+        for k, reward in enumerate(rewards):
+            totals[k] += reward
             counts[k] += 1
-            done += 1
-        if budget.exhausted(started, done):
-            break
+        done += len(moves)
+    if done == 0:  # not one round within the time: the first candidate (the caller's best guess)
+        return moves[0], [0.0] * len(moves), 0
     means = [t / c for t, c in zip(totals, counts, strict=True)]
     best = max(range(len(moves)), key=lambda k: means[k])
     return moves[best], means, done

@@ -41,6 +41,7 @@ from typing import Any
 
 from services.bots.domain.budget import Budget
 from services.bots.domain.games import Level, Move, View, uniform
+from services.bots.domain.search import OutOfTime, Stop, stopper
 from services.games.engines.base import Engine, Event, chance_event, external_event
 from services.games.engines.cityhopper.board import (
     CITY_IDS,
@@ -482,9 +483,12 @@ class Sim:
             return {"type": "answer", "payload": {"option": "a" if right else "b"}}
         return rules_move(self.engine.view(s, seat), moves, seat, self.rng)
 
-    def rollout(self, turns: int, max_moves: int) -> None:
+    def rollout(self, turns: int, max_moves: int, stop: Stop | None = None) -> None:
+        """Plays on with ``rules`` for ``turns`` turns; raises ``OutOfTime`` once ``stop()`` is true."""
         start = self.state.turn_no
         for _ in range(max_moves):
+            if stop is not None and stop():
+                raise OutOfTime
             s = self.state
             if s.phase == GAME_OVER or s.turn_no - start >= turns:
                 return
@@ -560,7 +564,7 @@ def strong(view: View, moves: list[Move], seat: int, rng: random.Random, budget:
     determinization and one playout seed and plays every candidate from it, so candidates are compared
     on the same luck. It leaves the ``rules`` move only for a candidate whose mean paired gain over it
     is positive by more than ``STRONG_MARGIN_SE`` standard errors. A playout counts as an iteration
-    of the budget; rounds are never cut short."""
+    of the budget; a round the time cuts short is dropped (``OutOfTime``)."""
     v = game_view(view)
     if len(moves) == 1:
         return moves[0]
@@ -575,16 +579,20 @@ def strong(view: View, moves: list[Move], seat: int, rng: random.Random, budget:
     d = cands.index(default)
     gains: list[list[float]] = [[] for _ in cands]
     started = budget.start()
+    stop = stopper(budget, started)
     playouts = 0
     while not budget.exhausted(started, playouts + len(cands) - 1):
         state = ENGINE.determinize(v, seat, rng)
         seed = rng.getrandbits(63)
         values = []
-        for move in cands:
-            sim = Sim(ENGINE, state, random.Random(seed))
-            sim.play(seat, move)
-            sim.rollout(PLAYOUT_TURNS, PLAYOUT_MAX_MOVES)
-            values.append(evaluate(sim.state, seat))
+        try:
+            for move in cands:
+                sim = Sim(ENGINE, state, random.Random(seed))
+                sim.play(seat, move)
+                sim.rollout(PLAYOUT_TURNS, PLAYOUT_MAX_MOVES, stop)
+                values.append(evaluate(sim.state, seat))
+        except OutOfTime:
+            break  # a round the time cut short is dropped (the candidates share its luck)
         for k, value in enumerate(values):
             gains[k].append(value - values[d])
         playouts += len(cands)

@@ -283,16 +283,22 @@ def fast_search(
     started = budget.start()
     done = 0
     rounds = 0
-    while True:
+    while not budget.exhausted(started, done):
         sample = ENGINE.determinize(view, seat, rng)
-        rounds += 1
-        for k, card in enumerate(cards):
+        gains: list[float] = []
+        for card in cards:
+            if budget.out_of_time(started):
+                break
             gained = round_playout(sample, seat, card, rng)
-            others = (sum(gained) - gained[seat]) / (n - 1)
-            totals[k] += gained[seat] - others
-            done += 1
-        if budget.exhausted(started, done):
-            break
+            gains.append(gained[seat] - (sum(gained) - gained[seat]) / (n - 1))
+        if len(gains) < len(cards):
+            break  # the time cut this round short: dropped (the cards share its sample)
+        for k, gain in enumerate(gains):
+            totals[k] += gain
+        rounds += 1
+        done += len(cards)
+    if rounds == 0:
+        return moves[0], [0.0] * len(moves), 0
     means = [t / rounds for t in totals]
     best = max(range(len(moves)), key=lambda k: means[k])
     return moves[best], means, done
@@ -301,7 +307,8 @@ def fast_search(
 def fast_level(
     body: dict[str, Any], moves: list[Move], seat: int, rng: random.Random, budget: Budget
 ) -> Move:
-    return fast_search(engine_view(body), moves, seat, rng, budget)[0]
+    move, _, done = fast_search(engine_view(body), moves, seat, rng, budget)
+    return move if done else rules_level(body, moves, seat, rng, budget)
 
 
 LEVELS: dict[str, Level] = {"random": uniform, "rules": rules_level, "strong": fast_level}
