@@ -80,6 +80,7 @@ class Feed:
     game_id: str
     viewers: set[Viewer] = field(default_factory=set)
     wake: asyncio.Event = field(default_factory=asyncio.Event)
+    seats: set[str] | None = None  # the seated players once the game has started (seats are final then)
     task: asyncio.Task[None] | None = None
 
 
@@ -226,26 +227,44 @@ class Hub:
         game_id = feed.game_id
         admins = [v for v in viewers if v.identity.admin]
         others = [v for v in viewers if not v.identity.admin]
-        full = False
-        spectator_page: dict[str, Any] | None = None
-        if others:
-            spectator_page = await self._read(game_id, ANONYMOUS, min(v.last for v in others))
-        seated: set[str] = set()
-        if any(v.identity.player_id for v in others):  # seats after that read (see the module's doc)
+
+        def grouped(seated: set[str]) -> dict[str | None, list[Viewer]]:
+            groups: dict[str | None, list[Viewer]] = {}
+            for v in others:
+                groups.setdefault(v.identity.player_id if v.identity.player_id in seated else None, []).append(v)
+            return groups
+
+        def after(members: list[Viewer]) -> int:
+            return min(v.last for v in members)
+
+        reads: list[tuple[Identity, list[Viewer]]] = []
+        pages: list[dict[str, Any]] = []
+        if feed.seats is not None:  # the seats are final: every class's read at once
+            groups = grouped(feed.seats)
+            spectators = groups.pop(None, [])
+            if spectators:
+                reads.append((ANONYMOUS, spectators))
+        else:  # seats may still fill: the spectators' read first, the seats after it (see the module's doc)
+            if others:
+                first = await self._read(game_id, ANONYMOUS, after(others))
             view = await self.call(self.service.game_view, game_id, ANONYMOUS)
             seated = {s["player_id"] for s in view["seats"] if s["player_id"]}
-        groups: dict[str | None, list[Viewer]] = {}
-        for v in others:
-            groups.setdefault(v.identity.player_id if v.identity.player_id in seated else None, []).append(v)
-        for player_id, members in groups.items():
-            if player_id is None:
-                assert spectator_page is not None
-                page = spectator_page
-            else:
-                page = await self._read(game_id, members[0].identity, min(v.last for v in members))
-            full |= self._deliver(page, members)
+            if view["status"] != "open":  # seats fill only while the table is open
+                feed.seats = seated
+            groups = grouped(seated)
+            spectators = groups.pop(None, [])
+            if spectators:
+                reads.append((ANONYMOUS, spectators))
+                pages.append(first)
+        for members in groups.values():
+            reads.append((members[0].identity, members))
         if admins:
-            full |= self._deliver(await self._read(game_id, ADMIN, min(v.last for v in admins)), admins)
+            reads.append((ADMIN, admins))
+        todo = reads[len(pages):]
+        pages += await asyncio.gather(*(self._read(game_id, who, after(members)) for who, members in todo))
+        full = False
+        for (_, members), page in zip(reads, pages, strict=True):
+            full |= self._deliver(page, members)
         return full
 
     async def _read(self, game_id: str, identity: Identity, after: int) -> dict[str, Any]:
