@@ -80,7 +80,13 @@ def _reads(streams: str) -> float:
     return next(float(line.split()[-1]) for line in text.splitlines() if line.startswith("speltafel_stream_reads_total"))
 
 
-def run(base: str, streams: str) -> dict[str, Any]:
+def _cpu_s(pid: int) -> float:
+    """User + system CPU seconds of a process (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def run(base: str, streams: str, pids: dict[str, int]) -> dict[str, Any]:
     games = []
     for k in range(MOVERS):
         (a, ta), (b, tb) = _player(base, f"a{k}"), _player(base, f"b{k}")
@@ -111,7 +117,10 @@ def run(base: str, streams: str) -> dict[str, Any]:
         raise RuntimeError(f"the viewers did not open: {ready!r}")
     connect_s = time.monotonic() - opened_at
     reads_before = _reads(streams)
+    cpu_before = {name: _cpu_s(pid) for name, pid in (pids | {"viewer_client": viewers.pid}).items()}
     rounds["with_viewers"] = _result(_client("movers", movers), SECONDS + 120)
+    cpu = {name: round(_cpu_s(pid) - cpu_before[name], 1)
+           for name, pid in (pids | {"viewer_client": viewers.pid}).items()}
     reads = _reads(streams) - reads_before
     finals = _versions(base, games)
     viewers.stdin.write("stop " + json.dumps(finals) + "\n")
@@ -124,6 +133,7 @@ def run(base: str, streams: str) -> dict[str, Any]:
         "viewers": delivery,
         "viewers_connect_s": round(connect_s, 1),
         "moves": rounds,
+        "cpu_s_during_the_round_with_viewers": cpu,
         "moves_per_s_ratio_with_viewers": round(rounds["with_viewers"]["moves_per_s"] / alone, 3),
         "stream_reads": {"reads": int(reads), "events_recorded": events,
                          "reads_per_event": round(reads / max(events, 1), 2),
@@ -151,7 +161,7 @@ def main() -> dict[str, Any]:
         procs = [_serve(["serve", "games"], env, base + "/healthz", logs / "streams-bench-games.out"),
                  _serve(["streams"], env, streams + "/healthz", logs / "streams-bench-streams.out")]
         try:
-            out |= run(base, streams)
+            out |= run(base, streams, {"games": procs[0].pid, "streams": procs[1].pid})
         finally:
             for proc in procs:
                 proc.terminate()
