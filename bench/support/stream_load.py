@@ -67,7 +67,7 @@ async def movers(args: dict[str, Any]) -> dict[str, Any]:
 
 
 class Viewer:
-    __slots__ = ("game", "first", "last", "ordered", "events", "settled")
+    __slots__ = ("events", "first", "game", "last", "ordered", "settled")
 
     def __init__(self, game: str, after: int) -> None:
         self.game, self.first, self.last, self.ordered, self.events = game, after, after, True, 0

@@ -21,8 +21,8 @@ from redis import Redis
 
 from services.games.adapters.notifications import channel
 from services.games.bootstrap import create_app as create_games_app
-from services.games.engines.registry import default_registry
 from services.games.bootstrap import create_streams
+from services.games.engines.registry import default_registry
 from services.gateway.app import create_gateway_app
 from tests.e2e.conftest import ADMIN, Client, Server, register, settings_for
 from tests.e2e.test_games_api import new_game, play_to_end

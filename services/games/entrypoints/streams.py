@@ -23,6 +23,7 @@ errors (401, 404, 406, 422, 503 with ``Retry-After`` when PostgreSQL or Redis do
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import re
@@ -45,13 +46,19 @@ from services.games.entrypoints.schemas import StreamQuery
 from services.games.service_layer.handlers import GamesService
 from shared.auth import ANONYMOUS, Identity, PlayerDirectory, UnknownToken, authenticate
 from shared.errors import ServiceError, problem_for_status, problem_type, status_phrase
-from shared.web.app import CORS_ALLOW_HEADERS, CORS_EXPOSE_HEADERS, RETRY_AFTER_SECONDS, backend_down, origin_pattern
+from shared.web.app import (
+    CORS_ALLOW_HEADERS,
+    CORS_EXPOSE_HEADERS,
+    RETRY_AFTER_SECONDS,
+    backend_down,
+    origin_pattern,
+)
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 PAGE = 500  # events per read, as the threaded endpoint reads them
 ADMIN = Identity(admin=True)
-EDGE_HEADERS = web.RequestKey("edge_headers", dict)
+EDGE_HEADERS: web.RequestKey[dict[str, str]] = web.RequestKey("edge_headers")
 _REQUEST_ID = re.compile(r"^[A-Za-z0-9._-]{1,100}$")
 
 
@@ -193,8 +200,8 @@ class Hub:
             except Exception as exc:  # Redis went away: retry; the feeds re-read at their keep-alive tick
                 log.warning("pub/sub: %s: %s", type(exc).__name__, exc)
                 await asyncio.sleep(1.0)
-                for feed in self.feeds.values():
-                    feed.wake.set()  # notices may have been lost meanwhile
+                for lost in self.feeds.values():
+                    lost.wake.set()  # notices may have been lost meanwhile
                 continue
             if message is None or message.get("type") != "message":
                 continue
@@ -206,10 +213,9 @@ class Hub:
     # --- one game's reads ----------------------------------------------------------------------------
     async def _run(self, feed: Feed) -> None:
         while True:
-            try:  # a read also every keep-alive period: a lost notice delays an event by that at most
+            # a read also every keep-alive period: a lost notice delays an event by that at most
+            with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(feed.wake.wait(), self.settings.keepalive)
-            except TimeoutError:
-                pass
             feed.wake.clear()
             try:
                 while await self._round(feed):
@@ -372,9 +378,12 @@ def create_stream_app(service: GamesService, directory: PlayerDirectory, setting
         viewer = Viewer(who, last, media == SSE_TYPE)
         await hub.join(game_id, viewer)  # before the answer starts: Redis down is a 503
         try:
-            response = web.StreamResponse(headers={
-                "Content-Type": f"{SSE_TYPE}; charset=utf-8" if viewer.sse else NDJSON_TYPE,
-                "Cache-Control": "no-cache", "X-Accel-Buffering": "no", "Vary": "Accept", **request[EDGE_HEADERS]})
+            headers = {"Content-Type": f"{SSE_TYPE}; charset=utf-8" if viewer.sse else NDJSON_TYPE,
+                       "Cache-Control": "no-cache", "X-Accel-Buffering": "no", "Vary": "Accept"}
+            edge: dict[str, str] = request[EDGE_HEADERS]
+            response = web.StreamResponse(headers=headers | edge)
+            if "Vary" in edge:
+                response.headers["Vary"] = "Accept, Origin"
             await response.prepare(request)
             if viewer.sse:
                 await response.write(b"retry: 2000\n\n")
@@ -435,10 +444,10 @@ def run(app: web.Application, host: str, port: int) -> None:
     """Serve ``app`` until SIGINT/SIGTERM, on uvloop when it is installed."""
     try:
         import uvloop
-    except ImportError:  # pragma: no cover - uvloop is a dependency on Linux
-        uvloop = None
-    if uvloop is not None:
+
         asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
+    except ImportError:  # pragma: no cover - uvloop is a dependency on Linux
+        pass
     web.run_app(app, host=host, port=port, access_log=None, print=None,
                 handler_cancellation=True, shutdown_timeout=1.0)
 
