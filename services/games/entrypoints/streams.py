@@ -23,6 +23,7 @@ errors (401, 404, 406, 422, 503 with ``Retry-After`` when PostgreSQL or Redis do
 from __future__ import annotations
 
 import asyncio
+import bisect
 import contextlib
 import json
 import logging
@@ -279,22 +280,30 @@ class Hub:
 
     def _deliver(self, page: dict[str, Any], viewers: Iterable[Viewer]) -> bool:
         items: list[dict[str, Any]] = page["events"]
+        versions = [item["version"] for item in items]
         encoded: dict[bool, list[bytes]] = {}
+        joined: dict[tuple[bool, int], bytes] = {}  # viewers at the same version share one buffer
         ended = page["status"] in ENDED
+        sent = 0
         for v in viewers:
-            fresh = [i for i, item in enumerate(items) if item["version"] > v.last]
-            if fresh:
-                chunks = encoded.get(v.sse)
-                if chunks is None:
-                    chunks = encoded[v.sse] = [_encode(item, v.sse) for item in items]
-                v.queue.put_nowait(b"".join(chunks[i] for i in fresh))
-                v.last = items[fresh[-1]]["version"]
-                self.sent.inc(len(fresh))
+            start = bisect.bisect_right(versions, v.last)
+            if start < len(items):
+                key = (v.sse, start)
+                chunk = joined.get(key)
+                if chunk is None:
+                    chunks = encoded.get(v.sse)
+                    if chunks is None:
+                        chunks = encoded[v.sse] = [_encode(item, v.sse) for item in items]
+                    chunk = joined[key] = b"".join(chunks[start:])
+                v.queue.put_nowait(chunk)
+                v.last = versions[-1]
+                sent += len(items) - start
             if ended and v.last >= page["version"]:  # the final event is out
                 if v.sse:
                     v.queue.put_nowait(_end(page["status"]))
                 v.queue.put_nowait(None)
                 v.done = True
+        self.sent.inc(sent)
         return len(items) >= PAGE
 
 
@@ -393,7 +402,8 @@ def create_stream_app(service: GamesService, directory: PlayerDirectory, setting
                 if remaining <= 0:
                     break
                 try:
-                    chunk = await asyncio.wait_for(viewer.queue.get(), min(settings.keepalive, remaining))
+                    async with asyncio.timeout(min(settings.keepalive, remaining)):  # no task per wait
+                        chunk = await viewer.queue.get()
                 except TimeoutError:
                     # also how a client that left is noticed: writing to its closed connection fails
                     await response.write(keepalive)
