@@ -28,6 +28,7 @@ import contextlib
 import json
 import logging
 import re
+import sys
 import uuid
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
@@ -227,56 +228,55 @@ class Hub:
                 log.warning("stream read %s: %s: %s", feed.game_id, type(exc).__name__, exc)
 
     async def _round(self, feed: Feed) -> bool:
-        """Read what the feed's viewers have not had, once per class; True when a page was full."""
+        """Read what the feed's viewers have not had, once per class; True when a page was full.
+
+        The reads of one batch run in one trip to the thread pool (one hand-over of the interpreter lock
+        instead of one per class: with thousands of sockets on the loop that hand-over is what waits)."""
         viewers = [v for v in feed.viewers if not v.done]
         if not viewers:
             return False
+        groups = await self.call(self._read_batch, feed, viewers)
+        full = False
+        for members, page in groups:
+            full |= self._deliver(page, members)
+        return full
+
+    def _read_batch(self, feed: Feed, viewers: list[Viewer]) -> list[tuple[list[Viewer], dict[str, Any]]]:
+        """(viewers, their page) per class; runs on the pool. The spectators' read comes first and the
+        seats are looked up after it while seats can still fill (see the module's doc)."""
         game_id = feed.game_id
         admins = [v for v in viewers if v.identity.admin]
         others = [v for v in viewers if not v.identity.admin]
-
-        def grouped(seated: set[str]) -> dict[str | None, list[Viewer]]:
-            groups: dict[str | None, list[Viewer]] = {}
-            for v in others:
-                groups.setdefault(v.identity.player_id if v.identity.player_id in seated else None, []).append(v)
-            return groups
+        out: list[tuple[list[Viewer], dict[str, Any]]] = []
 
         def after(members: list[Viewer]) -> int:
             return min(v.last for v in members)
 
-        reads: list[tuple[Identity, list[Viewer]]] = []
-        pages: list[dict[str, Any]] = []
-        if feed.seats is not None:  # the seats are final: every class's read at once
-            groups = grouped(feed.seats)
-            spectators = groups.pop(None, [])
-            if spectators:
-                reads.append((ANONYMOUS, spectators))
-        else:  # seats may still fill: the spectators' read first, the seats after it (see the module's doc)
+        first: dict[str, Any] | None = None
+        seated = feed.seats
+        if seated is None:
             if others:
-                first = await self._read(game_id, ANONYMOUS, after(others))
-            view = await self.call(self.service.game_view, game_id, ANONYMOUS)
+                first = self._read(game_id, ANONYMOUS, after(others))
+            view = self.service.game_view(game_id, ANONYMOUS)
             seated = {s["player_id"] for s in view["seats"] if s["player_id"]}
             if view["status"] != "open":  # seats fill only while the table is open
                 feed.seats = seated
-            groups = grouped(seated)
-            spectators = groups.pop(None, [])
-            if spectators:
-                reads.append((ANONYMOUS, spectators))
-                pages.append(first)
+        groups: dict[str | None, list[Viewer]] = {}
+        for v in others:
+            groups.setdefault(v.identity.player_id if v.identity.player_id in seated else None, []).append(v)
+        spectators = groups.pop(None, [])
+        if spectators:
+            page = first if first is not None else self._read(game_id, ANONYMOUS, after(spectators))
+            out.append((spectators, page))
         for members in groups.values():
-            reads.append((members[0].identity, members))
+            out.append((members, self._read(game_id, members[0].identity, after(members))))
         if admins:
-            reads.append((ADMIN, admins))
-        todo = reads[len(pages):]
-        pages += await asyncio.gather(*(self._read(game_id, who, after(members)) for who, members in todo))
-        full = False
-        for (_, members), page in zip(reads, pages, strict=True):
-            full |= self._deliver(page, members)
-        return full
+            out.append((admins, self._read(game_id, ADMIN, after(admins))))
+        return out
 
-    async def _read(self, game_id: str, identity: Identity, after: int) -> dict[str, Any]:
+    def _read(self, game_id: str, identity: Identity, after: int) -> dict[str, Any]:
         self.reads.inc()
-        return await self.call(self.service.events, game_id, identity, after, PAGE)
+        return self.service.events(game_id, identity, after, PAGE)
 
     def _deliver(self, page: dict[str, Any], viewers: Iterable[Viewer]) -> bool:
         items: list[dict[str, Any]] = page["events"]
@@ -458,6 +458,7 @@ def run(app: web.Application, host: str, port: int) -> None:
         asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
     except ImportError:  # pragma: no cover - uvloop is a dependency on Linux
         pass
+    sys.setswitchinterval(0.001)  # the readers' threads get the interpreter back from the loop sooner
     web.run_app(app, host=host, port=port, access_log=None, print=None,
                 handler_cancellation=True, shutdown_timeout=1.0)
 
