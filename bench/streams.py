@@ -86,6 +86,19 @@ def _cpu_s(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def _lag(streams: str) -> dict[str, float]:
+    """p50/p99 (bucket upper bounds) of the stream process's own lag histogram: recorded_at to handed to
+    the sockets; what the client measures beyond it is the sockets and the client itself."""
+    buckets = []
+    for line in requests.get(streams + "/metrics", timeout=10).text.splitlines():
+        if line.startswith("speltafel_stream_lag_seconds_bucket"):
+            bound = line.split('le="', 1)[1].split('"', 1)[0]
+            buckets.append((float(bound), float(line.split()[-1])))
+    total = buckets[-1][1] if buckets else 0
+    pick = lambda q: next((b for b, n in buckets if n >= q * total), float("inf")) * 1000  # noqa: E731
+    return {"batches": int(total), "p50_ms_at_most": pick(0.5), "p99_ms_at_most": pick(0.99)} if total else {}
+
+
 def run(base: str, streams: str, pids: dict[str, int]) -> dict[str, Any]:
     games = []
     for k in range(MOVERS):
@@ -134,6 +147,7 @@ def run(base: str, streams: str, pids: dict[str, int]) -> dict[str, Any]:
         "viewers_connect_s": round(connect_s, 1),
         "moves": rounds,
         "cpu_s_during_the_round_with_viewers": cpu,
+        "stream_process_lag": _lag(streams),
         "moves_per_s_ratio_with_viewers": round(rounds["with_viewers"]["moves_per_s"] / alone, 3),
         "stream_reads": {"reads": int(reads), "events_recorded": events,
                          "reads_per_event": round(reads / max(events, 1), 2),

@@ -29,16 +29,18 @@ import json
 import logging
 import re
 import sys
+import time
 import uuid
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any, TypeVar
 
 import marshmallow as ma
 import redis.asyncio as aioredis
 from aiohttp import web
-from prometheus_client import CollectorRegistry, Counter, Gauge, generate_latest
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from werkzeug.datastructures import MIMEAccept
 from werkzeug.http import parse_accept_header
 
@@ -136,6 +138,9 @@ class Hub:
         self.reads = Counter("speltafel_stream_reads", "event reads (one per viewer class and batch)",
                              registry=self.metrics)
         self.sent = Counter("speltafel_stream_events", "events written to viewers", registry=self.metrics)
+        self.lag = Histogram("speltafel_stream_lag_seconds", "from an event's recorded_at to its batch being "
+                             "handed to the viewers' sockets (the oldest event of each batch)", registry=self.metrics,
+                             buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30))
 
     async def call(self, fn: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self.pool, fn, *args)
@@ -304,6 +309,9 @@ class Hub:
                 v.queue.put_nowait(None)
                 v.done = True
         self.sent.inc(sent)
+        if sent and items[0].get("recorded_at"):
+            with contextlib.suppress(ValueError, TypeError):
+                self.lag.observe(time.time() - datetime.fromisoformat(items[0]["recorded_at"]).timestamp())
         return len(items) >= PAGE
 
 
