@@ -75,13 +75,53 @@ class StreamSettings:
     threads: int = 8  # the pool that runs the service's (blocking) reads: per class, not per viewer
 
 
+MAX_BUFFERED = 8 << 20  # bytes a viewer may fall behind by before it is cut off (it resumes with Last-Event-ID)
+
+
 @dataclass(eq=False)
 class Viewer:
+    """One open stream. The feed writes a batch straight to its socket (no coroutine wakes per batch):
+    the bytes of one batch are shared by every viewer of a class at the same version."""
+
     identity: Identity
     last: int
     sse: bool
-    queue: asyncio.Queue[bytes | None] = field(default_factory=asyncio.Queue)
-    done: bool = False  # the end was queued: nothing more goes to it
+    transport: asyncio.Transport | None = None  # None until the answer's headers are out
+    chunked: bool = True
+    pending: list[bytes] = field(default_factory=list)
+    finished: asyncio.Event = field(default_factory=asyncio.Event)
+    wrote_at: float = 0.0
+    done: bool = False  # the end was written: nothing more goes to it
+
+    def send(self, data: bytes) -> None:
+        transport = self.transport
+        if transport is None:
+            self.pending.append(data)
+            return
+        if transport.is_closing():  # the client left
+            self.finished.set()
+            return
+        if self.chunked:
+            transport.writelines((b"%x\r\n" % len(data), data, b"\r\n"))
+        else:
+            transport.write(data)
+        self.wrote_at = time.monotonic()
+        if transport.get_write_buffer_size() > MAX_BUFFERED:  # a client that does not read
+            log.warning("a viewer fell %d bytes behind: cut off", transport.get_write_buffer_size())
+            transport.close()
+            self.finished.set()
+
+    def attach(self, transport: asyncio.Transport, chunked: bool) -> None:
+        """The headers are out: from now on straight to the socket, what waited first."""
+        self.transport, self.chunked = transport, chunked
+        pending, self.pending = self.pending, []
+        for data in pending:
+            self.send(data)
+        self.wrote_at = time.monotonic()
+
+    def end(self) -> None:
+        self.done = True
+        self.finished.set()
 
 
 @dataclass(eq=False)
@@ -300,19 +340,26 @@ class Hub:
                     if chunks is None:
                         chunks = encoded[v.sse] = [_encode(item, v.sse) for item in items]
                     chunk = joined[key] = b"".join(chunks[start:])
-                v.queue.put_nowait(chunk)
+                v.send(chunk)
                 v.last = versions[-1]
                 sent += len(items) - start
             if ended and v.last >= page["version"]:  # the final event is out
                 if v.sse:
-                    v.queue.put_nowait(_end(page["status"]))
-                v.queue.put_nowait(None)
-                v.done = True
+                    v.send(_end(page["status"]))
+                v.end()
         self.sent.inc(sent)
         if sent and items[0].get("recorded_at"):
             with contextlib.suppress(ValueError, TypeError):
                 self.lag.observe(time.time() - datetime.fromisoformat(items[0]["recorded_at"]).timestamp())
         return len(items) >= PAGE
+
+
+def _send_headers(response: web.StreamResponse) -> None:
+    """aiohttp holds the headers back until the first body write; the feed writes to the socket itself,
+    so they go out now (older aiohttp wrote them in ``prepare``: nothing to do there)."""
+    send = getattr(getattr(response, "_payload_writer", None), "send_headers", None)
+    if callable(send):
+        send()
 
 
 def _negotiate(accept: str | None) -> str | None:
@@ -402,29 +449,25 @@ def create_stream_app(service: GamesService, directory: PlayerDirectory, setting
             if "Vary" in edge:
                 response.headers["Vary"] = "Accept, Origin"
             await response.prepare(request)
-            if viewer.sse:
-                await response.write(b"retry: 2000\n\n")
+            await response.write(b"retry: 2000\n\n") if viewer.sse else _send_headers(response)
+            if request.transport is None:  # gone already
+                return response
+            chunked = "chunked" in response.headers.get("Transfer-Encoding", "")  # HTTP/1.1 (1.0: raw)
+            viewer.attach(request.transport, chunked)
             keepalive = b": keepalive\n\n" if viewer.sse else b"\n"
-            while True:
+            while not viewer.finished.is_set():
                 remaining = deadline - loop.time()
                 if remaining <= 0:
                     break
-                try:
-                    async with asyncio.timeout(min(settings.keepalive, remaining)):  # no task per wait
-                        chunk = await viewer.queue.get()
-                except TimeoutError:
-                    # also how a client that left is noticed: writing to its closed connection fails
-                    await response.write(keepalive)
+                idle = settings.keepalive - (time.monotonic() - viewer.wrote_at)
+                if idle <= 0:
+                    # also how a client that left is noticed: its transport is closing
+                    viewer.send(keepalive)
                     continue
-                if chunk is None:
-                    break
-                while not viewer.queue.empty():  # what queued meanwhile goes out in one write
-                    more = viewer.queue.get_nowait()
-                    if more is None:
-                        viewer.queue.put_nowait(None)
-                        break
-                    chunk += more
-                await response.write(chunk)
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(min(idle, remaining)):
+                        await viewer.finished.wait()
+            viewer.done = True
             await response.write_eof()
         except ConnectionError:
             pass  # the client left (a client that hangs up cancels this handler: the finally still runs)
