@@ -2,7 +2,7 @@
 
 * ``movers``: N clients, each playing its own Tally game (two seats, alternating) as fast as answers
   come, for a number of seconds; prints moves/s and latency as JSON;
-* ``viewers``: thousands of SSE viewers (one coroutine and one socket each), resuming with
+* ``viewers``: thousands of SSE viewers (one socket and one bare asyncio protocol each), resuming with
   ``Last-Event-ID``; prints ``ready`` once every viewer's stream is open, then on ``stop <finals>`` (the
   games' final versions, one JSON line on stdin) waits until each has them (or a grace period passes)
   and prints, as JSON, how many viewers got every event exactly once in order, and the delivery latency
@@ -14,10 +14,12 @@ from __future__ import annotations
 
 import array
 import asyncio
+import contextlib
 import json
 import re
 import sys
 import time
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
@@ -80,81 +82,104 @@ STAMP = re.compile(rb'"recorded_at": "([^"]+)"')
 parse = datetime.fromisoformat
 
 
-async def viewers(args: dict[str, Any]) -> dict[str, Any]:
-    url = args["streams_url"]
-    latencies: array.array[float] = array.array("d")
-    opened = 0
-    all_open = asyncio.Event()
-    done: dict[str, int] = {}
-    finals_known = asyncio.Event()
-    specs = args["viewers"]  # [{game, token|null, after}]
+class SseProtocol(asyncio.Protocol):
+    """One viewer as a bare asyncio protocol (no coroutine, no stream reader per chunk): parses what
+    arrives in ``data_received`` with two C regexes, so one process keeps up with thousands of sockets."""
 
-    def settled() -> None:
-        nonlocal opened
-        opened += 1
-        if opened == len(specs):
+    def __init__(self, request: bytes, v: Viewer, latencies: array.array[float], done: dict[str, int],
+                 opened: Callable[[bool], None], finished: Callable[[], None]) -> None:
+        self.request, self.v, self.latencies, self.done = request, v, latencies, done
+        self.opened, self.finished = opened, finished
+        self.buffer = b""
+        self.headers = False
+        self.transport: Any = None
+
+    def connection_made(self, transport: Any) -> None:  # uvloop's transports are not asyncio.Transport
+        self.transport = transport
+        transport.write(self.request)
+
+    def data_received(self, data: bytes) -> None:
+        now = time.time()
+        buffer = self.buffer + data
+        if not self.headers:
+            head = buffer.find(b"\r\n\r\n")
+            if head < 0:
+                self.buffer = buffer
+                return
+            self.headers = True
+            self.opened(buffer.startswith(b"HTTP/1.1 200"))
+            buffer = buffer[head + 4:]
+        cut = buffer.rfind(b"\n\n")
+        if cut < 0:
+            self.buffer = buffer
+            return
+        complete, self.buffer = buffer[:cut + 2], buffer[cut + 2:]
+        ids = ID.findall(complete)
+        if ids:
+            v = self.v
+            first, last = int(ids[0]), int(ids[-1])
+            if first != v.last + 1 or last - first + 1 != len(ids):
+                v.ordered = False
+            v.last = last
+            v.events += len(ids)
+            self.latencies.extend(now - parse(stamp.decode()).timestamp() for stamp in STAMP.findall(complete))
+            final = self.done.get(v.game)
+            if final is not None and v.last >= final and self.transport is not None:
+                self.transport.close()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if not self.headers:
+            self.opened(False)
+        self.finished()
+
+
+async def viewers(args: dict[str, Any]) -> dict[str, Any]:
+    host, port = args["streams_url"].removeprefix("http://").split(":")
+    latencies: array.array[float] = array.array("d")
+    specs = args["viewers"]  # [{game, token|null, after}]
+    done: dict[str, int] = {}
+    counts = {"opened": 0, "failed": 0, "closed": 0}
+    all_open, all_closed = asyncio.Event(), asyncio.Event()
+
+    def opened(ok: bool) -> None:
+        counts["opened" if ok else "failed"] += 1
+        if counts["opened"] + counts["failed"] == len(specs):
             all_open.set()
 
-    async def watch(session: aiohttp.ClientSession, spec: dict[str, Any], v: Viewer) -> None:
-        try:
-            await read(session, spec, v)
-        finally:
-            if not v.settled:
-                v.settled = True
-                settled()
+    def finished() -> None:
+        counts["closed"] += 1
+        if counts["closed"] == len(specs):
+            all_closed.set()
 
-    async def read(session: aiohttp.ClientSession, spec: dict[str, Any], v: Viewer) -> None:
-        headers = {"Accept": "text/event-stream", "Last-Event-ID": str(spec["after"])}
-        if spec["token"]:
-            headers["Authorization"] = f"Bearer {spec['token']}"
-        async with session.get(f"{url}/v1/games/{spec['game']}/events/stream", headers=headers,
-                               params={"timeout": 3600}) as r:
-            r.raise_for_status()
-            v.settled = True
-            settled()
-            buffer = b""
-            async for chunk in r.content.iter_any():
-                now = time.time()
-                buffer += chunk
-                cut = buffer.rfind(b"\n\n")
-                if cut < 0:
-                    continue
-                complete, buffer = buffer[:cut + 2], buffer[cut + 2:]
-                ids = ID.findall(complete)  # the regexes run in C: the client keeps up with the server
-                if ids:
-                    first, last = int(ids[0]), int(ids[-1])
-                    if first != v.last + 1 or last - first + 1 != len(ids):
-                        v.ordered = False
-                    v.last = last
-                    v.events += len(ids)
-                    latencies.extend(now - parse(stamp.decode()).timestamp() for stamp in STAMP.findall(complete))
-                if finals_known.is_set() and v.last >= done[v.game]:
-                    return
-
-    connector = aiohttp.TCPConnector(limit=0, force_close=False)
-    timeout = aiohttp.ClientTimeout(total=None, sock_connect=60, sock_read=None)
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader()
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
-    async with aiohttp.ClientSession(connector=connector, timeout=timeout) as session:
-        views = [Viewer(s["game"], s["after"]) for s in specs]
-        tasks = []
-        for k, (spec, v) in enumerate(zip(specs, views, strict=True)):
-            tasks.append(asyncio.create_task(watch(session, spec, v)))
-            if k % 100 == 99:
-                await asyncio.sleep(0.05)  # open them at a steady pace, not one SYN flood
-        await asyncio.wait_for(all_open.wait(), 300)
-        print("ready", flush=True)
-        line = await reader.readline()
-        done.update(json.loads(line.decode().removeprefix("stop ")))
-        finals_known.set()
-        _, pending = await asyncio.wait(tasks, timeout=float(args.get("grace", 15)))
-        for t in pending:
-            t.cancel()
-        failed = sum(1 for t in tasks if t.done() and not t.cancelled() and t.exception() is not None)
+    views = [Viewer(s["game"], s["after"]) for s in specs]
+    protocols = []
+    for k, (spec, v) in enumerate(zip(specs, views, strict=True)):
+        auth = f"Authorization: Bearer {spec['token']}\r\n" if spec["token"] else ""
+        request = (f"GET /v1/games/{spec['game']}/events/stream?timeout=3600 HTTP/1.1\r\nHost: {host}:{port}\r\n"
+                   f"Accept: text/event-stream\r\nLast-Event-ID: {spec['after']}\r\n{auth}\r\n").encode()
+        _, protocol = await loop.create_connection(
+            lambda request=request, v=v: SseProtocol(request, v, latencies, done, opened, finished), host, int(port))
+        protocols.append(protocol)
+        if k % 100 == 99:
+            await asyncio.sleep(0.05)  # open them at a steady pace, not one SYN flood
+    await asyncio.wait_for(all_open.wait(), 300)
+    print("ready", flush=True)
+    line = await reader.readline()
+    done.update(json.loads(line.decode().removeprefix("stop ")))
+    for protocol in protocols:  # the ones already there
+        if protocol.transport is not None and protocol.v.last >= done[protocol.v.game]:
+            protocol.transport.close()
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(all_closed.wait(), float(args.get("grace", 15)))
+    for protocol in protocols:
+        if protocol.transport is not None:
+            protocol.transport.close()
     complete = sum(1 for v in views if v.ordered and v.last == done[v.game])
     return {"viewers": len(views), "complete": complete, "incomplete": len(views) - complete,
-            "failed_connections": failed, "events_delivered": sum(v.events for v in views),
+            "failed_connections": counts["failed"], "events_delivered": sum(v.events for v in views),
             "delivery_latency": _stats(latencies)}
 
 
