@@ -73,6 +73,7 @@ class StreamSettings:
     keepalive: float = 15.0
     cors_origins: tuple[str, ...] = ()
     threads: int = 8  # the pool that runs the service's (blocking) reads: per class, not per viewer
+    batch: float = 0.025  # seconds between two reads of one game (STREAM_BATCH_SECONDS)
 
 
 MAX_BUFFERED = 8 << 20  # bytes a viewer may fall behind by before it is cut off (it resumes with Last-Event-ID)
@@ -259,11 +260,19 @@ class Hub:
 
     # --- one game's reads ----------------------------------------------------------------------------
     async def _run(self, feed: Feed) -> None:
+        loop = asyncio.get_running_loop()
+        last_round = -1e9
         while True:
             # a read also every keep-alive period: a lost notice delays an event by that at most
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(feed.wake.wait(), self.settings.keepalive)
+            # at most one batch per game every ``batch`` seconds: a busy game's moves share reads (an
+            # idle game's next move is read at once)
+            wait = self.settings.batch - (loop.time() - last_round)
+            if wait > 0:
+                await asyncio.sleep(wait)
             feed.wake.clear()
+            last_round = loop.time()
             try:
                 while await self._round(feed):
                     pass
