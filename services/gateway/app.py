@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import requests
+import urllib3
 from flask import Flask, Response, jsonify, request, send_from_directory
 from werkzeug.exceptions import HTTPException
 from werkzeug.http import is_hop_by_hop_header
@@ -164,6 +165,8 @@ def create_gateway_app(upstreams: Mapping[str, str], web_root: Path = WEB_ROOT, 
         def body() -> Iterator[bytes]:
             try:  # each chunk as it arrives: a live stream's events are not held back
                 yield from answer.raw.stream(64 * 1024, decode_content=False)
+            except (urllib3.exceptions.HTTPError, OSError):  # the upstream went away mid-answer (a stream
+                return  # whose server stopped): the answer ends here, the client reconnects
             finally:
                 answer.close()
 

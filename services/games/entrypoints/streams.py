@@ -496,6 +496,11 @@ def create_stream_app(service: GamesService, directory: PlayerDirectory, setting
     async def on_startup(app: web.Application) -> None:
         await hub.start()
 
+    async def on_shutdown(app: web.Application) -> None:  # open streams end cleanly (the client resumes)
+        for feed in list(hub.feeds.values()):
+            for viewer in list(feed.viewers):
+                viewer.finished.set()
+
     async def on_cleanup(app: web.Application) -> None:
         await hub.stop()
 
@@ -506,6 +511,7 @@ def create_stream_app(service: GamesService, directory: PlayerDirectory, setting
     app.router.add_get("/healthz", healthz)
     app.router.add_get("/metrics", metrics)
     app.on_startup.append(on_startup)
+    app.on_shutdown.append(on_shutdown)
     app.on_cleanup.append(on_cleanup)
     return app
 
