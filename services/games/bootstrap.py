@@ -73,7 +73,7 @@ def create_app(settings: Settings | None = None, registry: Registry | None = Non
 
 def create_streams(settings: Settings | None = None, registry: Registry | None = None) -> Any:
     """The stream gateway (``speltafel streams``): the live event streams on one asyncio loop, read through
-    this service's own use cases (``services/games/entrypoints/streams.py``)."""
+    this service's own use cases (``services/games/entrypoints/streams.py``, ``stream_fanout.py``)."""
     from services.games.entrypoints.streams import StreamSettings, create_stream_app
 
     settings = settings or Settings.from_env()
