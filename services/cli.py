@@ -16,7 +16,7 @@ from typing import Any
 SERVICES = ("games", "matchmaking", "questions", "ratings")
 ROOT = Path(__file__).resolve().parents[1]
 # the commands that talk to PostgreSQL or Redis
-NEEDS_BACKENDS = {"migrate", "serve", "worker", "relay", "matchmaking", "ratings", "gateway", "games"}
+NEEDS_BACKENDS = {"migrate", "serve", "worker", "relay", "matchmaking", "ratings", "gateway", "games", "streams"}
 
 
 def data_dir() -> Path:
@@ -154,7 +154,8 @@ def cmd_gateway(args: argparse.Namespace) -> int:
 
     settings = Settings.from_env()
     configure_logging("gateway", settings.log_level)
-    serve(create_gateway_app(settings.service_urls), settings.host, args.port or settings.index_port,
+    streams = os.environ.get("STREAMS_URL") or f"http://127.0.0.1:{streams_port()}"
+    serve(create_gateway_app(settings.service_urls, streams=streams), settings.host, args.port or settings.index_port,
           HttpServerSettings.from_env())
     return 0
 
@@ -269,6 +270,24 @@ def cmd_ratings_rebuild(args: argparse.Namespace) -> int:
     return 1 if args.dry_run and not report["identical"] else 0
 
 
+def cmd_streams(args: argparse.Namespace) -> int:
+    """The stream gateway: the games service's live event streams on one asyncio loop (aiohttp), without a
+    thread per viewer (services/games/entrypoints/streams.py); ``STREAMS_PORT`` (8005)."""
+    from services.games.bootstrap import create_streams
+    from services.games.entrypoints.streams import run
+    from shared.config import Settings
+    from shared.web.observability import configure_logging
+
+    settings = Settings.from_env()
+    configure_logging("streams", settings.log_level)
+    run(create_streams(settings), settings.host, args.port or streams_port())
+    return 0
+
+
+def streams_port() -> int:
+    return int(os.environ.get("STREAMS_PORT") or 8005)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="speltafel", description=__doc__)
     parser.add_argument("--version", action="version", version=f"speltafel {package_version()}")
@@ -289,6 +308,9 @@ def main(argv: list[str] | None = None) -> int:
     p = sub.add_parser("gateway", help="serve every service under one base URL with the combined OpenAPI")
     p.add_argument("--port", type=int)
     p.set_defaults(func=cmd_gateway)
+    p = sub.add_parser("streams", help="serve the games' live event streams (SSE, NDJSON) on one asyncio loop")
+    p.add_argument("--port", type=int)
+    p.set_defaults(func=cmd_streams)
     p = sub.add_parser("matchmaking", help="matchmaking tasks")
     msub = p.add_subparsers(dest="task", required=True)
     t = msub.add_parser("tick", help="match waiting tickets periodically (their rating gap widens as they wait)")

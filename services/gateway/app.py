@@ -8,12 +8,14 @@ is a 502 problem+json with ``Retry-After``."""
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator, Mapping
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import requests
+import urllib3
 from flask import Flask, Response, jsonify, request, send_from_directory
 from werkzeug.exceptions import HTTPException
 from werkzeug.http import is_hop_by_hop_header
@@ -27,6 +29,8 @@ READ_TIMEOUT = 3600.0  # between two reads; a live stream stays open this long w
 MAX_BODY_BYTES = 2 << 20
 _DROP_REQUEST = {"host", "content-length"}
 _DROP_RESPONSE = {"content-length", "transfer-encoding"}
+# the games service's live streams, served by the stream gateway (`speltafel streams`) when one is given
+STREAM_PATH = re.compile(r"v1/games/[^/]+/events/stream")
 
 
 # the web client's files: the checkout's services/web/static (SPELTAFEL_WEB_ROOT names another folder)
@@ -37,11 +41,13 @@ def _swagger_assets() -> Path:
     return Path(str(resources.files("flask_swagger_ui") / "dist"))
 
 
-def create_gateway_app(upstreams: Mapping[str, str], web_root: Path = WEB_ROOT) -> Flask:
+def create_gateway_app(upstreams: Mapping[str, str], web_root: Path = WEB_ROOT, streams: str | None = None) -> Flask:
     """``upstreams``: ``{service: its base URL}``; ``/<service>/...`` is forwarded there. ``web_root``: the
     web client's static files (``services/web/static``), served at ``/`` with its ``js``, ``css``,
-    ``vendor``, ``img`` and ``dev`` (the renderers' example pages) folders."""
+    ``vendor``, ``img`` and ``dev`` (the renderers' example pages) folders. ``streams``: the stream
+    gateway's base URL; ``/games/v1/games/<id>/events/stream`` goes there instead of to the games service."""
     upstreams = {name: url.rstrip("/") for name, url in upstreams.items()}
+    streams = streams.rstrip("/") if streams else None
     app = Flask("gateway")
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES
     http = requests.Session()
@@ -127,6 +133,8 @@ def create_gateway_app(upstreams: Mapping[str, str], web_root: Path = WEB_ROOT) 
         if upstream is None:
             return problem_response(404, "Not Found", f"no service {service!r}; the services are "
                                     + ", ".join(f"/{n}" for n in upstreams), errors={"path": ["unknown service"]})
+        if streams and service == "games" and STREAM_PATH.fullmatch(rest):
+            upstream = streams
         url = f"{upstream}/{rest}"
         if request.query_string:
             url += "?" + request.query_string.decode("latin-1")
@@ -157,6 +165,8 @@ def create_gateway_app(upstreams: Mapping[str, str], web_root: Path = WEB_ROOT) 
         def body() -> Iterator[bytes]:
             try:  # each chunk as it arrives: a live stream's events are not held back
                 yield from answer.raw.stream(64 * 1024, decode_content=False)
+            except (urllib3.exceptions.HTTPError, OSError):  # the upstream went away mid-answer (a stream
+                return  # whose server stopped): the answer ends here, the client reconnects
             finally:
                 answer.close()
 

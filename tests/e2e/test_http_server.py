@@ -169,7 +169,7 @@ def proxied_games(served_games: str, tmp_path: Path) -> Iterator[str]:
     port = free_port()
     conf = (ROOT / "deploy" / "nginx.conf").read_text()
     conf = conf.replace("server games:8001", f"server 127.0.0.1:{games_port}")
-    for name, service_port in (("matchmaking", 8002), ("questions", 8003), ("ratings", 8004)):
+    for name, service_port in (("matchmaking", 8002), ("questions", 8003), ("ratings", 8004), ("streams", 8005)):
         conf = conf.replace(f"server {name}:{service_port}", f"server 127.0.0.1:{free_port()}")
     conf = conf.replace("listen 80;", f"listen 127.0.0.1:{port};")
     temp = " ".join(f"{kind}_temp_path {tmp_path / kind};" for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))

@@ -1,6 +1,10 @@
 """Live event streams any client can read (issue 15, items 5 and 6): NDJSON besides SSE on
 ``/v1/games/{id}/events/stream``, both resumable, both closing right after the game's final event;
-``recorded_at`` on every viewer's event items; the hidden-information rules on NDJSON too."""
+``recorded_at`` on every viewer's event items; the hidden-information rules on NDJSON too.
+
+Every test runs against both servers of the stream (issue 19, item 4): the games service's own threaded
+endpoint, and the stream gateway (``speltafel streams``: one asyncio loop, one Redis subscription) behind
+the ``make run`` gateway, which routes ``/games/v1/games/<id>/events/stream`` there and the rest to games."""
 
 from __future__ import annotations
 
@@ -17,15 +21,41 @@ from redis import Redis
 
 from services.games.adapters.notifications import channel
 from services.games.bootstrap import create_app as create_games_app
+from services.games.bootstrap import create_streams
 from services.games.engines.registry import default_registry
+from services.gateway.app import create_gateway_app
 from tests.e2e.conftest import ADMIN, Client, Server, register, settings_for
 from tests.e2e.test_games_api import new_game, play_to_end
 from tests.e2e.test_http_server import served_games  # noqa: F401 - the fixture
+from tests.support.streams import StreamServer
 
 pytestmark = pytest.mark.e2e
 
 NDJSON = {"Accept": "application/x-ndjson"}
 PROMPT = 5.0  # seconds: generous for a loaded machine, far below the 15 s keep-alive wait of before
+
+
+SERVERS = ["threads", "stream-gateway"]
+
+
+def stack(kind: str, database_url: str, redis_url: str) -> tuple[str, list[Any]]:
+    """The games API's base URL with its stream served by ``kind``, and what to stop afterwards."""
+    registry = default_registry("tests.support.diceduel:DiceDuel")
+    settings = settings_for(database_url, redis_url)
+    games = Server(create_games_app(settings, registry))
+    if kind == "threads":
+        return games.url, [games]
+    streams = StreamServer(create_streams(settings, registry))
+    gateway = Server(create_gateway_app({"games": games.url}, streams=streams.url))
+    return gateway.url + "/games", [gateway, streams, games]
+
+
+@pytest.fixture(params=SERVERS)
+def games_url(request: pytest.FixtureRequest, database_url: str, redis_url: str) -> Iterator[str]:
+    url, servers = stack(request.param, database_url, redis_url)
+    yield url
+    for server in servers:
+        server.stop()
 
 
 def ndjson_items(response: requests.Response) -> list[dict[str, Any]]:
@@ -177,13 +207,15 @@ def test_openapi_documents_both_stream_media_types(games_url: str) -> None:
     assert "`data`" in answer["description"] and "recorded_at" in answer["description"]
 
 
-@pytest.fixture
-def quick_keepalive_url(database_url: str, redis_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+@pytest.fixture(params=SERVERS)
+def quick_keepalive_url(
+    request: pytest.FixtureRequest, database_url: str, redis_url: str, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[str]:
     monkeypatch.setenv("STREAM_KEEPALIVE_SECONDS", "0.2")
-    registry = default_registry("tests.support.diceduel:DiceDuel")
-    server = Server(create_games_app(settings_for(database_url, redis_url), registry))
-    yield server.url
-    server.stop()
+    url, servers = stack(request.param, database_url, redis_url)
+    yield url
+    for server in servers:
+        server.stop()
 
 
 def test_ndjson_keepalives_are_empty_lines_and_a_client_leaving_ends_the_stream(

@@ -110,7 +110,7 @@ def children_env(pid: int) -> list[dict[str, str]]:
 def test_moved_ports_reach_every_child_process(platform: Platform) -> None:
     """GAMES_URL ... RATINGS_URL follow GAMES_PORT ... RATINGS_PORT (here all moved to free ports)."""
     envs = children_env(platform.proc.pid)
-    assert len(envs) == 13, len(envs)  # 4 services, 5 workers (bots too), relay, 2 tickers, gateway
+    assert len(envs) == 14, len(envs)  # 4 services, 5 workers (bots too), relay, 2 tickers, streams, gateway
     for env in envs:
         for name, url in platform.direct.items():
             assert env[f"{name.upper()}_URL"] == url, (name, env.get(f"{name.upper()}_URL"))
@@ -247,7 +247,7 @@ def test_ctrl_c_while_starting_up_prints_no_traceback(test_database, backends, t
     env |= {f"{name.upper()}_PORT": str(port) for name, port in ports.items()}
     env |= dict(DATABASE_URL=test_database.url, REDIS_URL=redis_test_url(backends.redis_url, redis_db()),
                 ADMIN_TOKEN=ADMIN, SPELTAFEL_PORT=str(free_port()), SPELTAFEL_DATA_DIR=str(tmp_path / "data"),
-                PYTHONUNBUFFERED="1")
+                PYTHONUNBUFFERED="1", STREAMS_PORT=str(free_port()))
     output = tmp_path / "terminal.txt"
     with output.open("wb") as out:
         proc = subprocess.Popen([sys.executable, "-m", "services.cli", "run"], env=env, cwd=ROOT,

@@ -171,6 +171,7 @@ class Stack:
         self.env.update(
             DATABASE_URL=pg.url, REDIS_URL=redis.url, ADMIN_TOKEN=ADMIN, LOG_LEVEL="WARNING",
             SPELTAFEL_PORT=str(free_port()), SPELTAFEL_HOST="127.0.0.1", PYTHONUNBUFFERED="1",
+            STREAMS_PORT=str(free_port()),  # the stream gateway
             # its record of the backends and its logs stay in this tier's folder, not the checkout's .data/
             SPELTAFEL_DATA_DIR=str(root / "speltafel-data"),
             RATINGS_URL=self.urls["ratings"], GAMES_URL=self.urls["games"],

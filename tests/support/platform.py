@@ -67,6 +67,7 @@ def running_platform(database_url: str, redis_url: str, admin_token: str, where:
     env |= dict(DATABASE_URL=database_url, REDIS_URL=redis_url, ADMIN_TOKEN=admin_token, SPELTAFEL_PORT=str(index),
                 SPELTAFEL_HOST="127.0.0.1", SPELTAFEL_DATA_DIR=str(where / "data"), RATE_LIMITS="off",
                 LOG_LEVEL="INFO", PYTHONUNBUFFERED="1")
+    env |= {"STREAMS_PORT": str(free_port())}  # the stream gateway
     env |= extra_env
     output = where / "terminal.txt"
     with output.open("wb") as out:

@@ -97,3 +97,18 @@ def test_compose_and_kubernetes_serve_the_web_client_beside_the_apis() -> None:
     ingress = next(d for d in docs if d["kind"] == "Ingress" and d["metadata"]["name"] == "speltafel-web")
     path = ingress["spec"]["rules"][0]["http"]["paths"][0]
     assert path["path"] == "/" and path["backend"]["service"]["name"] == "web"
+
+
+def test_compose_kubernetes_and_nginx_route_live_streams_to_the_stream_gateway() -> None:
+    """Issue 19 item 4: `/games/v1/games/<id>/events/stream` goes to `speltafel streams` everywhere."""
+    compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())["services"]
+    assert compose["streams"]["command"] == ["speltafel", "streams", "--port", "8005"]
+    assert "streams" in compose["proxy"]["depends_on"]
+    nginx = (ROOT / "deploy" / "nginx.conf").read_text()
+    assert "server streams:8005" in nginx and "location ~ ^/games/(v1/games/[^/]+/events/stream)$" in nginx
+    docs = [d for d in yaml.safe_load_all((ROOT / "deploy" / "k8s" / "speltafel.yaml").read_text()) if d]
+    kinds = {(d["kind"], d["metadata"]["name"]) for d in docs}
+    assert ("Deployment", "streams") in kinds and ("Service", "streams") in kinds
+    ingress = next(d for d in docs if d["kind"] == "Ingress" and d["metadata"]["name"] == "speltafel")
+    paths = {p["path"]: p["backend"]["service"]["name"] for p in ingress["spec"]["rules"][0]["http"]["paths"]}
+    assert paths["/games(/)(v1/games/[^/]+/events/stream)"] == "streams"

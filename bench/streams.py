@@ -1,0 +1,187 @@
+"""Live streams at scale (issue 19, item 4): 2,000 concurrent SSE viewers on one stream gateway process
+(``speltafel streams``) while 8 clients make moves on 8 games (250 viewers each: both seats, the admin,
+24 registered spectators and 223 anonymous ones), against the same 8 clients without viewers.
+
+Every server is the process ``make run`` starts (``speltafel serve games`` under waitress, ``speltafel
+streams``), on a fresh database. The load clients are asyncio + uvloop processes (aiohttp), one for the
+movers and one for all 2,000 viewers, not a thread per connection; they share the machine's cores with
+the servers, PostgreSQL and Redis, so the load average at the start is printed with the figures.
+Rounds are interleaved: without viewers, with, without; the ratio is with / mean(without).
+
+Reported: per-viewer completeness (every event after its ``Last-Event-ID`` exactly once, in order, up
+to its game's final version), p50/p99 delivery latency (arrival at the client minus the event's
+``recorded_at``), POST move throughput with and without the viewers, and the stream process's reads
+(one per viewer class and batch, not per viewer)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import requests
+
+from bench.common import ROOT, bench_backends
+from bench.games import _free_port
+
+MOVERS = 8
+VIEWERS = int(os.environ.get("BENCH_STREAM_VIEWERS") or 2000)
+SECONDS = float(os.environ.get("BENCH_STREAM_SECONDS") or 20)
+ADMIN = "bench-admin"
+ENGINE = "bench.support.tally:Tally"
+
+
+def _serve(command: list[str], env: dict[str, str], health: str, log: Path) -> subprocess.Popen[bytes]:
+    out = log.open("wb")
+    proc = subprocess.Popen([sys.executable, "-m", "services.cli", *command], env=env, cwd=ROOT,
+                            stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+    for _ in range(600):
+        try:
+            if requests.get(health, timeout=1).status_code == 200:
+                return proc
+        except requests.RequestException:
+            pass
+        if proc.poll() is not None:
+            break
+        time.sleep(0.1)
+    raise RuntimeError(f"{command} did not start: {log.read_text()[-2000:]}")
+
+
+def _client(mode: str, args: dict[str, Any]) -> subprocess.Popen[str]:
+    proc = subprocess.Popen([sys.executable, "-m", "bench.support.stream_load", mode], cwd=ROOT, text=True,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    assert proc.stdin is not None
+    proc.stdin.write(json.dumps(args) + "\n")
+    proc.stdin.flush()
+    return proc
+
+
+def _result(proc: subprocess.Popen[str], timeout: float) -> dict[str, Any]:
+    assert proc.stdout is not None
+    out, _ = proc.communicate(timeout=timeout)
+    return dict(json.loads(out.strip().splitlines()[-1]))
+
+
+def _player(base: str, name: str) -> tuple[str, str]:
+    body = requests.post(base + "/v1/players", json={"display_name": name}, timeout=30).json()
+    return body["id"], body["token"]
+
+
+def _versions(base: str, games: list[dict[str, Any]]) -> dict[str, int]:
+    return {g["id"]: requests.get(f"{base}/v1/games/{g['id']}", timeout=30).json()["version"] for g in games}
+
+
+def _reads(streams: str) -> float:
+    text = requests.get(streams + "/metrics", timeout=10).text
+    return next(float(line.split()[-1]) for line in text.splitlines() if line.startswith("speltafel_stream_reads_total"))
+
+
+def _cpu_s(pid: int) -> float:
+    """User + system CPU seconds of a process (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _lag(streams: str) -> dict[str, float]:
+    """p50/p99 (bucket upper bounds) of the stream process's own lag histogram: recorded_at to handed to
+    the sockets; what the client measures beyond it is the sockets and the client itself."""
+    buckets = []
+    for line in requests.get(streams + "/metrics", timeout=10).text.splitlines():
+        if line.startswith("speltafel_stream_lag_seconds_bucket"):
+            bound = line.split('le="', 1)[1].split('"', 1)[0]
+            buckets.append((float(bound), float(line.split()[-1])))
+    total = buckets[-1][1] if buckets else 0
+    pick = lambda q: next((b for b, n in buckets if n >= q * total), float("inf")) * 1000  # noqa: E731
+    return {"batches": int(total), "p50_ms_at_most": pick(0.5), "p99_ms_at_most": pick(0.99)} if total else {}
+
+
+def run(base: str, streams: str, pids: dict[str, int]) -> dict[str, Any]:
+    games = []
+    for k in range(MOVERS):
+        (a, ta), (b, tb) = _player(base, f"a{k}"), _player(base, f"b{k}")
+        r = requests.post(base + "/v1/games", headers={"Authorization": f"Bearer {ADMIN}"}, timeout=30,
+                          json={"game_type": "tally", "seats": [a, b], "options": {"length": 10_000_000}})
+        games.append({"id": r.json()["id"], "tokens": [ta, tb]})
+    spectators = [_player(base, f"s{k}")[1] for k in range(24 * MOVERS)]
+    movers = {"url": base, "seconds": SECONDS, "games": games}
+    _result(_client("movers", movers | {"seconds": 2}), 120)  # warm-up
+
+    def without() -> dict[str, Any]:
+        return _result(_client("movers", movers), SECONDS + 120)
+
+    rounds: dict[str, Any] = {"without_1": without()}
+    start = _versions(base, games)
+    specs = []
+    for k in range(VIEWERS):
+        game = games[k % MOVERS]
+        slot = k // MOVERS  # 0, 1: the seats; 2: the admin; 3-26: registered spectators; then anonymous
+        token = (game["tokens"][slot] if slot < 2 else ADMIN if slot == 2
+                 else spectators[(slot - 3) * MOVERS + k % MOVERS] if slot < 27 else None)
+        specs.append({"game": game["id"], "token": token, "after": start[game["id"]]})
+    viewers = _client("viewers", {"streams_url": streams, "viewers": specs, "grace": 20})
+    assert viewers.stdout is not None and viewers.stdin is not None
+    opened_at = time.monotonic()
+    ready = viewers.stdout.readline().strip()
+    if ready != "ready":
+        raise RuntimeError(f"the viewers did not open: {ready!r}")
+    connect_s = time.monotonic() - opened_at
+    reads_before = _reads(streams)
+    cpu_before = {name: _cpu_s(pid) for name, pid in (pids | {"viewer_client": viewers.pid}).items()}
+    rounds["with_viewers"] = _result(_client("movers", movers), SECONDS + 120)
+    cpu = {name: round(_cpu_s(pid) - cpu_before[name], 1)
+           for name, pid in (pids | {"viewer_client": viewers.pid}).items()}
+    reads = _reads(streams) - reads_before
+    finals = _versions(base, games)
+    viewers.stdin.write("stop " + json.dumps(finals) + "\n")
+    viewers.stdin.flush()
+    delivery = _result(viewers, 120)
+    rounds["without_2"] = without()
+    alone = (rounds["without_1"]["moves_per_s"] + rounds["without_2"]["moves_per_s"]) / 2
+    events = sum(finals[g] - start[g] for g in finals)
+    return {
+        "viewers": delivery,
+        "viewers_connect_s": round(connect_s, 1),
+        "moves": rounds,
+        "cpu_s_during_the_round_with_viewers": cpu,
+        "stream_process_lag": _lag(streams),
+        "moves_per_s_ratio_with_viewers": round(rounds["with_viewers"]["moves_per_s"] / alone, 3),
+        "stream_reads": {"reads": int(reads), "events_recorded": events,
+                         "reads_per_event": round(reads / max(events, 1), 2),
+                         "viewer_events_delivered": delivery["events_delivered"]},
+        "targets": {
+            "every_viewer_every_event": delivery["complete"] == delivery["viewers"],
+            "p99_delivery_le_100_ms": delivery["delivery_latency"].get("p99_ms", 1e9) <= 100,
+            "move_throughput_drop_le_10_percent": rounds["with_viewers"]["moves_per_s"] >= 0.9 * alone,
+        },
+    }
+
+
+def main() -> dict[str, Any]:
+    load = os.getloadavg()
+    print(f"bench streams: load average at start {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}", file=sys.stderr)
+    out: dict[str, Any] = {"load_average_at_start": [round(x, 2) for x in load], "cores": os.cpu_count()}
+    logs = ROOT / ".data" / "bench"
+    logs.mkdir(parents=True, exist_ok=True)
+    with bench_backends() as (db_url, redis_url, _):
+        games_port, streams_port = _free_port(), _free_port()
+        env = dict(os.environ, DATABASE_URL=db_url, REDIS_URL=redis_url, ADMIN_TOKEN=ADMIN, LOG_LEVEL="WARNING",
+                   RATE_LIMITS="off", SPELTAFEL_EXTRA_ENGINES=ENGINE, GAMES_PORT=str(games_port),
+                   STREAMS_PORT=str(streams_port), SPELTAFEL_HOST="127.0.0.1", LOG_DIR=str(logs))
+        base, streams = f"http://127.0.0.1:{games_port}", f"http://127.0.0.1:{streams_port}"
+        procs = [_serve(["serve", "games"], env, base + "/healthz", logs / "streams-bench-games.out"),
+                 _serve(["streams"], env, streams + "/healthz", logs / "streams-bench-streams.out")]
+        try:
+            out |= run(base, streams, {"games": procs[0].pid, "streams": procs[1].pid})
+        finally:
+            for proc in procs:
+                proc.terminate()
+                proc.wait(20)
+    out["setup"] = (f"{VIEWERS} SSE viewers on one `speltafel streams` process, {MOVERS} movers on "
+                    f"{MOVERS} Tally games against `speltafel serve games` (waitress); load clients: asyncio + "
+                    f"uvloop (aiohttp) processes; {SECONDS:g} s per round, rounds without / with / without")
+    out["load_average_at_end"] = [round(x, 2) for x in os.getloadavg()]
+    return out

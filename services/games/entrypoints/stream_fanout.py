@@ -1,0 +1,337 @@
+"""The stream gateway: ``GET /v1/games/{id}/events/stream`` (SSE and NDJSON) without a thread per viewer.
+
+An aiohttp server on one asyncio loop (uvloop when installed). Every open stream is a coroutine and a
+socket; the process holds **one** Redis pub/sub connection for all its viewers (one channel per game
+with viewers). When a game's notice arrives, the game's feed reads the new events once per viewer class
+and fans them out:
+
+* spectators (anonymous callers and players without a seat) share one read as an anonymous caller:
+  the game's rules show them the same copy (README "What is revealed after the end");
+* each seated player gets the read of its own identity (its seat's copy);
+* admins share one read as the admin.
+
+The reads are the games service's own use case (``GamesService.events``), run on a small thread pool,
+so redaction, the reveal policy and 404s are exactly those of ``GET .../events``. Seats only ever fill
+(nobody leaves a seat), and the seats are looked up *after* the spectators' read, so a viewer counted
+as a spectator there was one when that read ran: a spectator's copy never reaches a seat that should
+see more, nor a seat's copy a spectator.
+
+Answers as the threaded endpoint does: same media types, ``Last-Event-ID``/``?after=N`` resume, keep-
+alives every ``STREAM_KEEPALIVE_SECONDS``, the ``end`` event, ``timeout``, CORS headers and problem+json
+errors (401, 404, 406, 422, 503 with ``Retry-After`` when PostgreSQL or Redis does not answer)."""
+
+from __future__ import annotations
+
+import asyncio
+import bisect
+import contextlib
+import json
+import logging
+import time
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, TypeVar
+
+import redis.asyncio as aioredis
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
+
+from services.games.adapters.notifications import channel
+from services.games.entrypoints.http import ENDED
+from services.games.service_layer.handlers import GamesService
+from shared.auth import ANONYMOUS, Identity
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+PAGE = 500  # events per read, as the threaded endpoint reads them
+ADMIN = Identity(admin=True)
+
+
+@dataclass(frozen=True)
+class StreamSettings:
+    admin_token: str | None
+    redis_url: str
+    keepalive: float = 15.0
+    cors_origins: tuple[str, ...] = ()
+    threads: int = 8  # the pool that runs the service's (blocking) reads: per class, not per viewer
+    batch: float = 0.025  # seconds between two reads of one game (STREAM_BATCH_SECONDS)
+
+
+MAX_BUFFERED = 8 << 20  # bytes a viewer may fall behind by before it is cut off (it resumes with Last-Event-ID)
+
+
+@dataclass(eq=False)
+class Viewer:
+    """One open stream. The feed writes a batch straight to its socket (no coroutine wakes per batch):
+    the bytes of one batch are shared by every viewer of a class at the same version."""
+
+    identity: Identity
+    last: int
+    sse: bool
+    transport: asyncio.Transport | None = None  # None until the answer's headers are out
+    chunked: bool = True
+    pending: list[bytes] = field(default_factory=list)
+    finished: asyncio.Event = field(default_factory=asyncio.Event)
+    wrote_at: float = 0.0
+    done: bool = False  # the end was written: nothing more goes to it
+
+    def send(self, data: bytes) -> None:
+        transport = self.transport
+        if transport is None:
+            self.pending.append(data)
+            return
+        if transport.is_closing():  # the client left
+            self.finished.set()
+            return
+        if self.chunked:
+            transport.writelines((b"%x\r\n" % len(data), data, b"\r\n"))
+        else:
+            transport.write(data)
+        self.wrote_at = time.monotonic()
+        if transport.get_write_buffer_size() > MAX_BUFFERED:  # a client that does not read
+            log.warning("a viewer fell %d bytes behind: cut off", transport.get_write_buffer_size())
+            transport.close()
+            self.finished.set()
+
+    def attach(self, transport: asyncio.Transport, chunked: bool) -> None:
+        """The headers are out: from now on straight to the socket, what waited first."""
+        self.transport, self.chunked = transport, chunked
+        pending, self.pending = self.pending, []
+        for data in pending:
+            self.send(data)
+        self.wrote_at = time.monotonic()
+
+    def end(self) -> None:
+        self.done = True
+        self.finished.set()
+
+
+@dataclass(eq=False)
+class Feed:
+    """The viewers of one game in this process, and the task that reads for them."""
+
+    game_id: str
+    viewers: set[Viewer] = field(default_factory=set)
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    seats: set[str] | None = None  # the seated players once the game has started (seats are final then)
+    task: asyncio.Task[None] | None = None
+
+
+
+def _encode(item: dict[str, Any], sse: bool) -> bytes:
+    data = json.dumps(item)  # as the threaded endpoint writes it
+    return (f"id: {item['version']}\nevent: {item['type']}\ndata: {data}\n\n" if sse else data + "\n").encode()
+
+
+def _end(status: str) -> bytes:
+    return f"event: end\ndata: {json.dumps({'status': status})}\n\n".encode()
+
+
+class Hub:
+    """One Redis subscription for the process; one feed per game with viewers."""
+
+    def __init__(self, service: GamesService, settings: StreamSettings) -> None:
+        self.service, self.settings = service, settings
+        self.feeds: dict[str, Feed] = {}
+        self.pool = ThreadPoolExecutor(settings.threads, thread_name_prefix="stream-read")
+        self.redis: aioredis.Redis | None = None
+        self.pubsub: Any = None
+        self._reader: asyncio.Task[None] | None = None
+        self._lock = asyncio.Lock()
+        self.metrics = CollectorRegistry()
+        self.viewers_gauge = Gauge("speltafel_stream_viewers", "open live streams", registry=self.metrics)
+        self.games_gauge = Gauge("speltafel_stream_games", "games with open live streams", registry=self.metrics)
+        self.reads = Counter("speltafel_stream_reads", "event reads (one per viewer class and batch)",
+                             registry=self.metrics)
+        self.sent = Counter("speltafel_stream_events", "events written to viewers", registry=self.metrics)
+        self.lag = Histogram("speltafel_stream_lag_seconds", "from an event's recorded_at to its batch being "
+                             "handed to the viewers' sockets (the oldest event of each batch)", registry=self.metrics,
+                             buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30))
+
+    async def call(self, fn: Callable[..., T], *args: Any) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self.pool, fn, *args)
+
+    async def start(self) -> None:
+        self.redis = aioredis.Redis.from_url(self.settings.redis_url, socket_connect_timeout=2)
+        self.pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+
+    async def stop(self) -> None:
+        for feed in list(self.feeds.values()):
+            if feed.task is not None:
+                feed.task.cancel()
+        if self._reader is not None:
+            self._reader.cancel()
+        if self.pubsub is not None:
+            await self.pubsub.aclose()
+        if self.redis is not None:
+            await self.redis.aclose()
+        self.pool.shutdown(wait=False, cancel_futures=True)
+
+    # --- viewers come and go -------------------------------------------------------------------------
+    async def join(self, game_id: str, viewer: Viewer) -> None:
+        """Subscribed (when the game's first viewer) before the first read, so no change slips between;
+        raises when Redis does not answer (the caller answers 503)."""
+        async with self._lock:
+            feed = self.feeds.get(game_id)
+            if feed is None:
+                await self.pubsub.subscribe(channel(game_id))
+                feed = self.feeds[game_id] = Feed(game_id)
+                feed.task = asyncio.create_task(self._run(feed))
+                if self._reader is None or self._reader.done():
+                    self._reader = asyncio.create_task(self._read_notices())
+            feed.viewers.add(viewer)
+            feed.wake.set()  # its catch-up read
+        self.viewers_gauge.inc()
+        self.games_gauge.set(len(self.feeds))
+
+    async def leave(self, game_id: str, viewer: Viewer) -> None:
+        self.viewers_gauge.dec()
+        async with self._lock:
+            feed = self.feeds.get(game_id)
+            if feed is None:
+                return
+            feed.viewers.discard(viewer)
+            if feed.viewers:
+                return
+            del self.feeds[game_id]
+            if feed.task is not None:
+                feed.task.cancel()
+            try:
+                await self.pubsub.unsubscribe(channel(game_id))
+            except Exception as exc:  # Redis away: the subscription went with the connection
+                log.warning("unsubscribe %s: %s", game_id, exc)
+        self.games_gauge.set(len(self.feeds))
+
+    # --- notices -------------------------------------------------------------------------------------
+    async def _read_notices(self) -> None:
+        prefix = channel("")
+        while self.feeds:
+            try:
+                message = await self.pubsub.get_message(timeout=1.0)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # Redis went away: retry; the feeds re-read at their keep-alive tick
+                log.warning("pub/sub: %s: %s", type(exc).__name__, exc)
+                await asyncio.sleep(1.0)
+                for lost in self.feeds.values():
+                    lost.wake.set()  # notices may have been lost meanwhile
+                continue
+            if message is None or message.get("type") != "message":
+                continue
+            name = message["channel"].decode() if isinstance(message["channel"], bytes) else message["channel"]
+            feed = self.feeds.get(name[len(prefix):])
+            if feed is not None:
+                feed.wake.set()
+
+    # --- one game's reads ----------------------------------------------------------------------------
+    async def _run(self, feed: Feed) -> None:
+        loop = asyncio.get_running_loop()
+        last_round = -1e9
+        while True:
+            # a read also every keep-alive period: a lost notice delays an event by that at most
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(feed.wake.wait(), self.settings.keepalive)
+            # at most one batch per game every ``batch`` seconds: a busy game's moves share reads (an
+            # idle game's next move is read at once)
+            wait = self.settings.batch - (loop.time() - last_round)
+            if wait > 0:
+                await asyncio.sleep(wait)
+            feed.wake.clear()
+            last_round = loop.time()
+            try:
+                while await self._round(feed):
+                    pass
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # PostgreSQL away: the viewers keep their keep-alives; retry later
+                log.warning("stream read %s: %s: %s", feed.game_id, type(exc).__name__, exc)
+
+    async def _round(self, feed: Feed) -> bool:
+        """Read what the feed's viewers have not had, once per class; True when a page was full.
+
+        The reads of one batch run in one trip to the thread pool (one hand-over of the interpreter lock
+        instead of one per class: with thousands of sockets on the loop that hand-over is what waits)."""
+        viewers = [v for v in feed.viewers if not v.done]
+        if not viewers:
+            return False
+        groups = await self.call(self._read_batch, feed, viewers)
+        full = False
+        for members, page in groups:
+            full |= self._deliver(page, members)
+        return full
+
+    def _read_batch(self, feed: Feed, viewers: list[Viewer]) -> list[tuple[list[Viewer], dict[str, Any]]]:
+        """(viewers, their page) per class; runs on the pool. The spectators' read comes first and the
+        seats are looked up after it while seats can still fill (see the module's doc)."""
+        game_id = feed.game_id
+        admins = [v for v in viewers if v.identity.admin]
+        others = [v for v in viewers if not v.identity.admin]
+        out: list[tuple[list[Viewer], dict[str, Any]]] = []
+
+        def after(members: list[Viewer]) -> int:
+            return min(v.last for v in members)
+
+        first: dict[str, Any] | None = None
+        seated = feed.seats
+        if seated is None:
+            if others:
+                first = self._read(game_id, ANONYMOUS, after(others))
+            view = self.service.game_view(game_id, ANONYMOUS)
+            seated = {s["player_id"] for s in view["seats"] if s["player_id"]}
+            if view["status"] != "open":  # seats fill only while the table is open
+                feed.seats = seated
+        groups: dict[str | None, list[Viewer]] = {}
+        for v in others:
+            groups.setdefault(v.identity.player_id if v.identity.player_id in seated else None, []).append(v)
+        spectators = groups.pop(None, [])
+        if spectators:
+            page = first if first is not None else self._read(game_id, ANONYMOUS, after(spectators))
+            out.append((spectators, page))
+        for members in groups.values():
+            out.append((members, self._read(game_id, members[0].identity, after(members))))
+        if admins:
+            out.append((admins, self._read(game_id, ADMIN, after(admins))))
+        if any(page["events"] for _, page in out) and any(v.sse for v in viewers):
+            # a clocked table: each seat's time left after the batch (public), as the SSE ``clock`` event
+            clock = self.service.clock_now(game_id)
+            for _, page in out:
+                page["clock"] = clock
+        return out
+
+    def _read(self, game_id: str, identity: Identity, after: int) -> dict[str, Any]:
+        self.reads.inc()
+        return self.service.events(game_id, identity, after, PAGE)
+
+    def _deliver(self, page: dict[str, Any], viewers: Iterable[Viewer]) -> bool:
+        items: list[dict[str, Any]] = page["events"]
+        versions = [item["version"] for item in items]
+        encoded: dict[bool, list[bytes]] = {}
+        joined: dict[tuple[bool, int], bytes] = {}  # viewers at the same version share one buffer
+        ended = page["status"] in ENDED
+        clock = f"event: clock\ndata: {json.dumps(page['clock'])}\n\n".encode() if page.get("clock") else None
+        sent = 0
+        for v in viewers:
+            start = bisect.bisect_right(versions, v.last)
+            if start < len(items):
+                key = (v.sse, start)
+                chunk = joined.get(key)
+                if chunk is None:
+                    chunks = encoded.get(v.sse)
+                    if chunks is None:
+                        chunks = encoded[v.sse] = [_encode(item, v.sse) for item in items]
+                    chunk = joined[key] = b"".join(chunks[start:])
+                v.send(chunk)
+                if v.sse and clock is not None:
+                    v.send(clock)
+                v.last = versions[-1]
+                sent += len(items) - start
+            if ended and v.last >= page["version"]:  # the final event is out
+                if v.sse:
+                    v.send(_end(page["status"]))
+                v.end()
+        self.sent.inc(sent)
+        if sent and items[0].get("recorded_at"):
+            with contextlib.suppress(ValueError, TypeError):
+                self.lag.observe(time.time() - datetime.fromisoformat(items[0]["recorded_at"]).timestamp())
+        return len(items) >= PAGE

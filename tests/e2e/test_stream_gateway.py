@@ -1,0 +1,236 @@
+"""The stream gateway (issue 19, item 4): live streams on one asyncio loop with one Redis subscription,
+reading each new batch once per viewer class (spectators, each seat, admins) and fanning it out, with
+the hidden-information rules, CORS and problem+json of the threaded endpoint.
+
+(tests/e2e/test_live_streams.py runs every stream behaviour against both servers; these are what only
+the gateway has: many viewers sharing reads and one subscription, and the ``speltafel streams`` process.)"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import requests
+from redis import Redis
+
+from services.games.adapters.notifications import channel
+from services.games.bootstrap import create_app as create_games_app
+from services.games.bootstrap import create_streams
+from services.games.engines.registry import default_registry
+from services.gateway.app import create_gateway_app
+from tests.e2e.conftest import ADMIN, Client, Server, register, settings_for
+from tests.e2e.test_http_server import free_port, served_games  # noqa: F401 - the fixture
+from tests.e2e.test_live_streams import NDJSON, Reader
+from tests.support.processes import stop_group, wait_until_healthy
+from tests.support.streams import StreamServer
+
+pytestmark = pytest.mark.e2e
+ROOT = Path(__file__).resolve().parents[2]
+WAIT = 30.0  # seconds to wait for what must happen (never a timing assertion)
+
+
+class Stack:
+    def __init__(self, database_url: str, redis_url: str) -> None:
+        registry = default_registry("tests.support.diceduel:DiceDuel")
+        settings = settings_for(database_url, redis_url)
+        self.games = Server(create_games_app(settings, registry))
+        self.streams = StreamServer(create_streams(settings, registry))
+        self.gateway = Server(create_gateway_app({"games": self.games.url}, streams=self.streams.url))
+        self.url = self.gateway.url + "/games"
+
+    def reads(self) -> float:
+        text = requests.get(self.streams.url + "/metrics", timeout=10).text
+        return next(float(line.split()[-1]) for line in text.splitlines() if line.startswith("speltafel_stream_reads_total"))
+
+    def stop(self) -> None:
+        for server in (self.gateway, self.streams, self.games):
+            server.stop()
+
+
+@pytest.fixture
+def stack(database_url: str, redis_url: str) -> Iterator[Stack]:
+    s = Stack(database_url, redis_url)
+    yield s
+    s.stop()
+
+
+def items_of(reader: Reader) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in reader.lines if line]
+
+
+def wait_for(condition: Any, what: str) -> None:
+    deadline = time.monotonic() + WAIT
+    while not condition():
+        assert time.monotonic() < deadline, what
+        time.sleep(0.05)
+
+
+def test_viewers_of_every_class_get_their_own_copies_from_one_read_per_class_and_one_subscription(
+    stack: Stack, redis_url: str
+) -> None:
+    """DiceDuel's bonus card (DD rules, tests/support/diceduel.py) stays with its seat; a spectator who
+    takes a seat while watching gets its seat's copy of the deal from then on (seats fill, never empty)."""
+    seat0, later = register(stack.url, "p0"), register(stack.url, "p1")
+    created = seat0.post("/v1/games", {"game_type": "diceduel", "num_players": 2,
+                                       "seats": [seat0.player_id, None]})
+    assert created.status_code == 201, created.text
+    game_id = created.json()["id"]
+    watchers = [register(stack.url, f"w{k}") for k in range(6)]
+    viewers = [seat0, seat0, later, *watchers, *(Client(stack.url) for _ in range(6)), Client(stack.url, ADMIN)]
+    readers = [Reader(v, game_id, NDJSON, {"timeout": 120}) for v in viewers]
+    for r in readers:
+        r.start()
+    for r in readers:
+        assert r.opened.wait(WAIT)
+    redis = Redis.from_url(redis_url)
+    try:
+        wait_for(lambda: dict(redis.pubsub_numsub(channel(game_id)))[channel(game_id).encode()] == 1,
+                 "one subscription for every viewer of the process")
+    finally:
+        redis.close()
+    wait_for(lambda: all(items_of(r) for r in readers), "everyone has GameCreated")
+
+    assert later.post(f"/v1/games/{game_id}/join", {"client_seed": "s1"}).status_code == 200  # starts, deals
+    version = seat0.get(f"/v1/games/{game_id}").json()["version"]
+    wait_for(lambda: all(items_of(r)[-1]["version"] == version for r in readers), "the deal reaches everyone")
+
+    before = stack.reads()
+    game = seat0.get(f"/v1/games/{game_id}").json()
+    mover = [seat0, later][game["to_move"][0]]
+    legal = mover.get(f"/v1/games/{game_id}/legal-moves").json()
+    answer = mover.post(f"/v1/games/{game_id}/moves", {"move": legal["moves"][0], "expected_version": legal["version"]})
+    assert answer.status_code == 201, answer.text
+    version = answer.json()["version"]
+    wait_for(lambda: all(items_of(r)[-1]["version"] == version for r in readers), "the move reaches everyone")
+    # one read for the spectators, one per seat, one for the admin: not one per viewer
+    assert stack.reads() - before <= 2 * 4 < len(readers)
+
+    for viewer, reader in zip(viewers, readers, strict=True):
+        log = viewer.get(f"/v1/games/{game_id}/events").json()["events"]
+        assert items_of(reader) == log  # exactly the viewer's own copies, every event once, in order
+    bonus = lambda items: next(  # noqa: E731
+        i for i in items if i["type"] == "ChanceResolved" and i["payload"].get("purpose") == "bonus")
+    full = Client(stack.url, ADMIN).get(f"/v1/games/{game_id}").json()["view"]["bonus"]
+    assert bonus(items_of(readers[2]))["payload"]["values"] == [None, full[1]]  # the late seat's own card
+    assert bonus(items_of(readers[0]))["payload"]["values"] == [full[0], None]
+    assert all(bonus(items_of(r))["payload"]["values"] == [None, None] for r in readers[3:-1])
+    assert bonus(items_of(readers[-1]))["payload"]["values"] == full
+
+
+def test_sse_resumes_after_last_event_id_through_the_gateway(stack: Stack) -> None:
+    seat0, other = register(stack.url, "p0"), register(stack.url, "p1")
+    game_id = seat0.post("/v1/games", {"game_type": "diceduel", "num_players": 2}).json()["id"]
+    assert other.post(f"/v1/games/{game_id}/join", {}).status_code == 200
+    version = seat0.get(f"/v1/games/{game_id}").json()["version"]
+    with other.get(f"/v1/games/{game_id}/events/stream", params={"timeout": 0.5}, stream=True,
+                   headers={"Accept": "text/event-stream", "Last-Event-ID": "2"}) as r:
+        text = r.raw.read().decode()
+    ids = [int(line[4:]) for line in text.splitlines() if line.startswith("id: ")]
+    assert text.startswith("retry: 2000\n\n") and ids == list(range(3, version + 1))
+
+
+def test_a_clocked_tables_sse_stream_through_the_gateway_carries_the_clock(stack: Stack) -> None:
+    """Issue 17 (clocks): after each batch of events the SSE stream sends a ``clock`` event with each
+    seat's time left, as the threaded endpoint does."""
+    seat0, other = register(stack.url, "p0"), register(stack.url, "p1")
+    game_id = seat0.post("/v1/games", {"game_type": "diceduel", "num_players": 2,
+                                       "clock": {"kind": "per_move", "seconds": 600}}).json()["id"]
+    assert other.post(f"/v1/games/{game_id}/join", {}).status_code == 200
+    with other.get(f"/v1/games/{game_id}/events/stream", params={"timeout": 0.5}, stream=True,
+                   headers={"Accept": "text/event-stream"}) as r:
+        text = r.raw.read().decode()
+    clocks = [json.loads(block.split("data: ", 1)[1]) for block in text.split("\n\n") if block.startswith("event: clock")]
+    assert clocks, text[-500:]
+    assert clocks[-1]["kind"] == "per_move" and {s["seat"] for s in clocks[-1]["seats"]} == {0, 1}
+    assert all(not block.startswith("event: clock") or "\nid: " not in block for block in text.split("\n\n"))
+
+
+def test_cors_and_problems_as_the_services_answer_them(stack: Stack) -> None:
+    origin = {"Origin": "http://localhost:5173"}
+    url = f"{stack.streams.url}/v1/games/00000000-0000-0000-0000-000000000000/events/stream"
+    missing = requests.get(url, headers=origin, timeout=10)
+    assert missing.status_code == 404 and missing.headers["Content-Type"] == "application/problem+json"
+    assert missing.headers["Access-Control-Allow-Origin"] == "http://localhost:5173"
+    assert missing.json()["type"].endswith("/not-found")
+    preflight = requests.options(url, headers=origin | {"Access-Control-Request-Method": "GET",
+                                                        "Access-Control-Request-Headers": "last-event-id"}, timeout=10)
+    assert preflight.status_code == 200 and "Last-Event-ID" in preflight.headers["Access-Control-Allow-Headers"]
+    assert "Access-Control-Allow-Origin" not in requests.get(url, headers={"Origin": "https://evil.example"},
+                                                             timeout=10).headers
+    bad_token = requests.get(url, headers={"Authorization": "Bearer nope"}, timeout=10)
+    assert bad_token.status_code == 401 and bad_token.json()["errors"] == {"Authorization": ["the bearer token is not valid"]}
+    bad_timeout = requests.get(url, params={"timeout": "0"}, timeout=10)
+    assert bad_timeout.status_code == 422 and "timeout" in bad_timeout.json()["errors"]["query"]
+
+
+def test_a_stream_with_redis_down_is_a_503_with_retry_after(stack: Stack, database_url: str) -> None:
+    seat0 = register(stack.url, "p0")
+    game_id = seat0.post("/v1/games", {"game_type": "diceduel", "num_players": 2}).json()["id"]
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        nowhere = f"redis://127.0.0.1:{s.getsockname()[1]}/0"
+    registry = default_registry("tests.support.diceduel:DiceDuel")
+    streams = StreamServer(create_streams(settings_for(database_url, nowhere), registry))
+    try:
+        for accept in ("text/event-stream", "application/x-ndjson"):
+            r = requests.get(f"{streams.url}/v1/games/{game_id}/events/stream", timeout=30,
+                             headers={"Accept": accept, "Authorization": f"Bearer {seat0.token}"})
+            assert r.status_code == 503 and r.headers["Content-Type"] == "application/problem+json", r.text
+            assert int(r.headers["Retry-After"]) >= 1 and r.json()["backend"] == "Redis"
+    finally:
+        streams.stop()
+
+
+@pytest.fixture
+def diceduel_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    """For the served processes (they take their environment from this one)."""
+    monkeypatch.setenv("SPELTAFEL_EXTRA_ENGINES", "tests.support.diceduel:DiceDuel")
+    monkeypatch.setenv("STREAM_KEEPALIVE_SECONDS", "0.2")
+
+
+@pytest.fixture
+def served_streams(database_url: str, redis_url: str, tmp_path: Path, served_games: str) -> Iterator[str]:  # noqa: F811
+    """`speltafel streams` as its own process, as `make run` starts it (beside `speltafel serve games`)."""
+    port = free_port()
+    env = dict(os.environ, DATABASE_URL=database_url, REDIS_URL=redis_url, ADMIN_TOKEN=ADMIN, STREAMS_PORT=str(port),
+               SPELTAFEL_HOST="127.0.0.1", LOG_LEVEL="WARNING", STREAM_KEEPALIVE_SECONDS="0.2",
+               SPELTAFEL_EXTRA_ENGINES="tests.support.diceduel:DiceDuel")
+    log = (tmp_path / "streams.log").open("wb")
+    proc = subprocess.Popen([sys.executable, "-m", "services.cli", "streams"], env=env, cwd=ROOT,
+                            stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_until_healthy(url + "/healthz", proc, 60, lambda: (tmp_path / "streams.log").read_text()[-3000:])
+        yield url
+    finally:
+        stop_group(proc)
+        log.close()
+
+
+def test_the_streams_process_serves_lines_live_and_frees_a_leaving_clients_subscription(
+    diceduel_env: None, served_games: str, served_streams: str, redis_url: str  # noqa: F811
+) -> None:
+    clients = [register(served_games, f"w{k}") for k in range(2)]
+    game_id = clients[0].post("/v1/games", {"game_type": "diceduel", "num_players": 2}).json()["id"]
+    redis = Redis.from_url(redis_url)
+    subscribers = lambda: dict(redis.pubsub_numsub(channel(game_id)))[channel(game_id).encode()]  # noqa: E731
+    try:
+        with requests.get(f"{served_streams}/v1/games/{game_id}/events/stream", stream=True, timeout=30,
+                          headers=NDJSON | {"Authorization": f"Bearer {clients[0].token}"}) as r:
+            r.encoding = "utf-8"
+            lines = r.iter_lines(decode_unicode=True)
+            assert json.loads(next(line for line in lines if line))["version"] == 1
+            assert clients[1].post(f"/v1/games/{game_id}/join", {}).status_code == 200
+            assert json.loads(next(line for line in lines if line))["version"] == 2  # the join, live
+            assert subscribers() == 1
+        wait_for(lambda: subscribers() == 0, "the stream's subscription outlived its client")
+    finally:
+        redis.close()
