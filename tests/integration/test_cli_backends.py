@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -82,9 +84,20 @@ def test_the_embedded_redis_port_can_be_moved(
         found.stop()
 
 
-def test_without_a_running_make_run_a_command_finds_the_backends_as_make_run_does(tmp_path: Path) -> None:
+@pytest.fixture
+def reachable_tmp() -> Iterator[Path]:
+    """A data directory the embedded PostgreSQL's own OS user can reach (pgserver runs initdb as user
+    `pgserver` when started by root): not under pytest's basetemp, which pytest keeps at mode 0700."""
+    path = Path(tempfile.mkdtemp(prefix="speltafel-cli-"))
+    path.chmod(0o755)
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
+
+
+def test_without_a_running_make_run_a_command_finds_the_backends_as_make_run_does(reachable_tmp: Path) -> None:
     """Nothing on the default ports: the command starts the embedded servers on the data directory (where
     `make run` keeps the data), says so, and stops them afterwards."""
+    tmp_path = reachable_tmp
     env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
     env |= dict(SPELTAFEL_DATA_DIR=str(tmp_path), SPELTAFEL_DEFAULT_PG_PORT=str(free_port()),
                 SPELTAFEL_DEFAULT_REDIS_PORT=str(free_port()), SPELTAFEL_EMBEDDED_REDIS_PORT=str(free_port()))
