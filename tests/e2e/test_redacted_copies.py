@@ -71,7 +71,7 @@ def old_copies(svc: Any, expected: dict[str, dict[int, dict[int, Any]]]) -> None
 
 
 def play(svc: Any, game_type: str, seats: list[str], check: Any) -> str:
-    num_players, options = GAMES[game_type]
+    options = GAMES[game_type][1]
     engine = REGISTRY.get(game_type)
     provider = engine.selfplay_provider()
     game = svc.create_game(

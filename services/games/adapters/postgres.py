@@ -116,30 +116,6 @@ class GamesRepository:
         _SEEDS[game_id] = seed
         return seed
 
-    # -- per-viewer event copies -------------------------------------------------------
-    def insert_views(self, game_id: str, rows: Sequence[tuple[int, int, str, dict[str, Any]]]) -> None:
-        with self.conn.cursor() as cur:
-            cur.executemany(
-                "INSERT INTO games.event_views (game_id, viewer, version, type, payload) VALUES (%s, %s, %s, %s, %s)",
-                [
-                    (game_id, viewer, version, type_, Jsonb(payload))
-                    for viewer, version, type_, payload in rows
-                ],
-            )
-
-    def views(
-        self, game_id: str, viewer: int, after: int, until: int | None = None, limit: int = 1000
-    ) -> list[dict[str, Any]]:
-        """A viewer's redacted copies; ``recorded_at`` is the original event's (as in the admin log)."""
-        rows = self.conn.execute(
-            "SELECT v.version, v.type, v.payload, e.metadata->>'recorded_at' FROM games.event_views v"
-            " LEFT JOIN games.events e ON e.stream_id = v.game_id::text AND e.version = v.version"
-            " WHERE v.game_id = %s AND v.viewer = %s AND v.version > %s AND v.version <= %s"
-            " ORDER BY v.version LIMIT %s",
-            (game_id, viewer, after, until if until is not None else 2**31 - 1, limit),
-        ).fetchall()
-        return [{"version": r[0], "type": r[1], "payload": r[2], "recorded_at": r[3]} for r in rows]
-
     # -- idempotency -------------------------------------------------------------------
     def lock_idempotency_key(self, player_id: str, key: str, wait_seconds: float) -> None:
         """Serialise requests with one (player, key) until this transaction ends: a second one waits here
