@@ -67,17 +67,22 @@ class PostgresEventStore(EventStore):
         events: Sequence[NewEvent],
         outbox: Sequence[OutboxMessage] = (),
         prev_hash: str | None = None,
+        deferred: bool = False,
     ) -> list[StoredEvent]:
         """``prev_hash``: the hash of event ``expected_version`` when the caller knows it (saves a
         query; the unique key on (stream_id, version) still catches every concurrent writer).
         Bound to a caller's connection, no savepoint is taken: a conflict aborts the caller's
-        transaction, which it rolls back."""
+        transaction, which it rolls back.
+
+        ``deferred`` (a caller's connection in pipeline mode): the inserts are queued and nothing is
+        read back, so the returned events have position and tx_id 0 and a conflict is raised (as
+        ``UniqueViolation``) when the caller's pipeline syncs."""
         with self._conn() as conn:
             try:
                 if isinstance(self._source, ConnectionPool):
                     with conn.transaction():
                         return self._append(conn, stream_id, expected_version, events, outbox, prev_hash)
-                return self._append(conn, stream_id, expected_version, events, outbox, prev_hash)
+                return self._append(conn, stream_id, expected_version, events, outbox, prev_hash, deferred)
             except psycopg.errors.UniqueViolation as exc:
                 raise ConcurrencyConflict(stream_id, expected_version) from exc
 
@@ -89,6 +94,7 @@ class PostgresEventStore(EventStore):
         events: Sequence[NewEvent],
         outbox: Sequence[OutboxMessage],
         prev_hash: str | None,
+        deferred: bool = False,
     ) -> list[StoredEvent]:
         if prev_hash is None or expected_version == 0:
             head = conn.execute(
@@ -110,7 +116,8 @@ class PostgresEventStore(EventStore):
             cur.executemany(
                 self._q(
                     "INSERT INTO {s}.events (stream_id, version, event_id, type, payload, metadata,"
-                    " prev_hash, hash) VALUES (%s, %s, %s, %s, %s, %s, %s, %s) RETURNING position, tx_id::text"
+                    " prev_hash, hash) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)"
+                    + ("" if deferred else " RETURNING position, tx_id::text")
                 ),
                 [
                     (
@@ -125,10 +132,10 @@ class PostgresEventStore(EventStore):
                     )
                     for i in sealed
                 ],
-                returning=True,
+                returning=not deferred,
             )
             keys = []
-            while True:
+            while not deferred:
                 row = cur.fetchone()
                 assert row is not None
                 keys.append((int(row[0]), int(row[1])))
@@ -143,7 +150,7 @@ class PostgresEventStore(EventStore):
             StoredEvent(
                 position, stream_id, i.version, i.type, i.payload, i.metadata, i.prev_hash, i.hash, tx_id
             )
-            for i, (position, tx_id) in zip(sealed, keys, strict=True)
+            for i, (position, tx_id) in zip(sealed, keys if not deferred else [(0, 0)] * len(sealed), strict=True)
         ]
 
     def read_stream(

@@ -80,7 +80,7 @@ def play(svc: Any, game_type: str, seats: list[str], check: Any) -> str:
     )
     game_id = game["id"]
     chooser = random.Random(game_type)
-    for moves in range(MAX_MOVES + 1):
+    for moves in range(2 * MAX_MOVES):
         table = svc._read_table(game_id)
         if table.status != "running":
             break
@@ -94,7 +94,7 @@ def play(svc: Any, game_type: str, seats: list[str], check: Any) -> str:
             assert svc.resolve_external(game_id, wanted.kind, wanted.request_no, provider(wanted))
             continue
         seat = chooser.choice(to_move)
-        if moves == MAX_MOVES:
+        if moves >= MAX_MOVES:
             svc.resign(Identity(player_id=seats[seat]), game_id)
             break
         move = chooser.choice(engine.selfplay_moves(state, seat))

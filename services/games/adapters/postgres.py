@@ -15,6 +15,7 @@ from shared.eventstore.postgres import PostgresEventStore
 
 SCHEMA = "games"
 _SEEDS: dict[str, bytes] = {}  # secret seeds never change: kept in this process to save a query per move
+_BOT_LEVELS: dict[str, str | None] = {}  # player id -> bot level (None: a person), see bot_levels
 
 
 class IdempotencyKeyBusy(Exception):
@@ -22,10 +23,14 @@ class IdempotencyKeyBusy(Exception):
 
 
 class GamesRepository:
-    """Reads and writes of the games schema on one connection."""
+    """Reads and writes of the games schema on one connection.
 
-    def __init__(self, conn: psycopg.Connection[Any]) -> None:
+    ``deferred``: the connection is in pipeline mode (``UnitOfWork.pipelined``): writes are queued and
+    their errors (a concurrent writer's unique key) arrive when the unit of work ends."""
+
+    def __init__(self, conn: psycopg.Connection[Any], deferred: bool = False) -> None:
         self.conn = conn
+        self.deferred = deferred
         self.events = PostgresEventStore(conn, SCHEMA)
 
     # -- read model --------------------------------------------------------------------
@@ -117,6 +122,15 @@ class GamesRepository:
         return seed
 
     # -- idempotency -------------------------------------------------------------------
+    def queue_idempotency_lock(self, player_id: str, key: str, wait_seconds: float) -> None:
+        """``lock_idempotency_key`` without reading anything back (for a pipelined unit of work): the
+        lock's timeout, if it strikes, is raised when the unit of work ends (LockNotAvailable)."""
+        self.conn.execute("SELECT set_config('lock_timeout', %s, true)", (f"{max(1, int(wait_seconds * 1000))}ms",))
+        self.conn.execute(
+            "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (f"games.idempotency:{player_id}:{key}",)
+        )
+        self.conn.execute("RESET lock_timeout")
+
     def lock_idempotency_key(self, player_id: str, key: str, wait_seconds: float) -> None:
         """Serialise requests with one (player, key) until this transaction ends: a second one waits here
         for the first to commit (then reads its answer) or roll back (then does the work itself).
@@ -161,6 +175,19 @@ class GamesRepository:
         ).fetchall()
         return {r[0]: r[1] for r in rows}
 
+    def bot_levels(self, player_ids: Sequence[str | None]) -> dict[str, str]:
+        """player id -> bot level of those that are bot accounts (an account never becomes or stops
+        being a bot: kept in this process, to save a query per move)."""
+        ids = {p for p in player_ids if p}
+        missing = ids - _BOT_LEVELS.keys()
+        if missing:
+            found = self.seat_players(sorted(missing))
+            if len(_BOT_LEVELS) > 50_000:
+                _BOT_LEVELS.clear()
+            for p in missing:
+                _BOT_LEVELS[p] = found[p][1] if p in found else None
+        return {p: level for p in ids if (level := _BOT_LEVELS.get(p)) is not None}
+
     def seat_players(self, player_ids: Sequence[str | None]) -> dict[str, tuple[str, str | None]]:
         """player id -> (display name, bot level or None) of those that are registered."""
         ids = sorted({p for p in player_ids if p})
@@ -196,7 +223,7 @@ class GamesRepository:
         outbox: Sequence[OutboxMessage] = (),
         prev_hash: str | None = None,
     ) -> list[StoredEvent]:
-        return self.events.append(game_id, expected_version, events, outbox, prev_hash)
+        return self.events.append(game_id, expected_version, events, outbox, prev_hash, deferred=self.deferred)
 
 
 def _game_dict(row: tuple[Any, ...]) -> dict[str, Any]:
@@ -232,6 +259,27 @@ class UnitOfWork:
     def begin(self) -> Iterator[GamesRepository]:
         with self.pool.connection() as conn, conn.transaction():
             yield GamesRepository(conn)
+
+    @contextmanager
+    def pipelined(self) -> Iterator[GamesRepository]:
+        """One transaction in one round trip: BEGIN, every statement of the block and COMMIT go out in
+        one pipeline with one sync when the block ends (a read inside the block that needs its answer
+        syncs earlier). Errors of queued statements (e.g. ``UniqueViolation`` from a concurrent writer)
+        are raised when the block ends; the transaction is then rolled back."""
+        with self.pool.connection() as conn:
+            conn.autocommit = True  # BEGIN and COMMIT are queued here with the rest, not sent apart
+            try:
+                with conn.pipeline():
+                    conn.execute("BEGIN")
+                    yield GamesRepository(conn, deferred=True)
+                    conn.execute("COMMIT")
+            except BaseException:
+                if not conn.closed and conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+                    conn.execute("ROLLBACK")
+                raise
+            finally:
+                if not conn.closed and conn.info.transaction_status == psycopg.pq.TransactionStatus.IDLE:
+                    conn.autocommit = False
 
     @contextmanager
     def read(self) -> Iterator[GamesRepository]:

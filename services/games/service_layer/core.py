@@ -315,11 +315,11 @@ class ServiceCore:
         seats = engine.to_move(new.progress.state)
         if not seats:
             return []
-        players = repo.seat_players([new.seats[s] for s in seats])
+        levels = repo.bot_levels([new.seats[s] for s in seats])
         rows: list[Any] = []
         for seat in seats:
             player_id = new.seats[seat]
-            level = players.get(player_id, ("", None))[1] if player_id else None
+            level = levels.get(player_id) if player_id else None
             if level is None:
                 continue
             body = {

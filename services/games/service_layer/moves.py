@@ -27,6 +27,7 @@ from services.games.service_layer.core import (
 from services.games.service_layer.errors import (
     Conflict,
     Forbidden,
+    GameServiceError,
     IdempotencyInFlight,
     InvalidRequest,
     RuleViolation,
@@ -34,6 +35,7 @@ from services.games.service_layer.errors import (
 )
 from shared.auth import Identity
 from shared.canonical import canonical_json
+from shared.eventstore.model import ConcurrencyConflict
 
 
 class Moves(ServiceCore):
@@ -55,36 +57,42 @@ class Moves(ServiceCore):
         request_hash = hashlib.sha256(
             canonical_json({"g": game_id, "m": move, "v": expected_version}).encode()
         ).hexdigest()
-        if idempotency_key:
-            with self.uow.read() as repo:
-                earlier = repo.idempotent_answer(identity.player_id, idempotency_key)
-            if earlier is not None:
-                return self._replayed(earlier, request_hash)
+        # One round trip (issue 19): BEGIN, the key's lock, the events, outbox, read model, the answer
+        # and COMMIT go out in one pipeline, against the cached table at ``expected_version``. A
+        # request that repeats a key finds the first one's answer only when its own write cannot go
+        # through (the version or the key is taken: the unique keys say so at commit) or it is refused
+        # (e.g. stale): then the answer is looked up and replayed.
         try:
-            with self.uow.begin() as repo:
+            with self.uow.pipelined() as repo:
                 if idempotency_key:
-                    repo.lock_idempotency_key(identity.player_id, idempotency_key, self.idempotency_wait)
-                    earlier = repo.idempotent_answer(identity.player_id, idempotency_key)
-                    if earlier is not None:  # a concurrent request with this key answered meanwhile
-                        return self._replayed(earlier, request_hash)
+                    repo.queue_idempotency_lock(identity.player_id, idempotency_key, self.idempotency_wait)
                 committed, body = self._move(repo, identity, game_id, move, expected_version)
                 if idempotency_key:
                     repo.save_idempotent_answer(
                         identity.player_id, idempotency_key, game_id, request_hash, 201, body
                     )
-            self._after_commit(committed)
-            return 201, body, False
-        except IdempotencyKeyBusy:
+        except (IdempotencyKeyBusy, psycopg.errors.LockNotAvailable):
             raise IdempotencyInFlight(
                 "a request with this Idempotency-Key is still being processed; retry to get its answer",
                 retry_after=1,
             ) from None
-        except psycopg.errors.UniqueViolation:
-            with self.uow.read() as repo:
-                earlier = repo.idempotent_answer(identity.player_id, idempotency_key or "")
-            if earlier is None:
-                raise
-            return self._replayed(earlier, request_hash)
+        except (psycopg.errors.UniqueViolation, ConcurrencyConflict):
+            self.cache.forget(game_id)  # another writer got this version first: reload next time
+            if idempotency_key and (earlier := self._earlier(identity.player_id, idempotency_key)):
+                return self._replayed(earlier, request_hash)
+            raise Conflict(
+                "another move was recorded first; reload and retry", code="stale_version"
+            ) from None
+        except GameServiceError:
+            if idempotency_key and (earlier := self._earlier(identity.player_id, idempotency_key)):
+                return self._replayed(earlier, request_hash)
+            raise
+        self._after_commit(committed)
+        return 201, body, False
+
+    def _earlier(self, player_id: str, key: str) -> tuple[str, str, int, dict[str, Any]] | None:
+        with self.uow.read() as repo:
+            return repo.idempotent_answer(player_id, key)
 
     @staticmethod
     def _replayed(
@@ -105,7 +113,7 @@ class Moves(ServiceCore):
         move: dict[str, Any],
         expected_version: int,
     ) -> tuple[Committed, dict[str, Any]]:
-        table = self.load(repo, game_id)
+        table = self.load(repo, game_id, trust_cache_at=expected_version)
         engine = self.registry.get(table.game_type)
         seat = table.seat_of(identity.player_id)
         if seat is None:
