@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import Any
 
 import psycopg
@@ -275,11 +275,14 @@ class UnitOfWork:
                     conn.execute("COMMIT")
             except BaseException:
                 if not conn.closed and conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
-                    conn.execute("ROLLBACK")
+                    with suppress(psycopg.Error):
+                        conn.execute("ROLLBACK")
                 raise
             finally:
                 if not conn.closed and conn.info.transaction_status == psycopg.pq.TransactionStatus.IDLE:
                     conn.autocommit = False
+                else:
+                    conn.close()  # in no state to go back to the pool: it makes a new one
 
     @contextmanager
     def read(self) -> Iterator[GamesRepository]:
