@@ -7,8 +7,11 @@ import os
 import threading
 import time
 import weakref
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
 from typing import Any
 
+import psycopg
 from psycopg_pool import ConnectionPool
 
 log = logging.getLogger(__name__)
@@ -56,3 +59,30 @@ def recheck_pools(min_interval: float = 1.0) -> None:
                 log.debug("pool check failed: %s", exc)
 
     threading.Thread(target=check, name="pool-recheck", daemon=True).start()
+
+
+@contextmanager
+def one_round_trip(conn: psycopg.Connection[Any]) -> Iterator[psycopg.Connection[Any]]:
+    """One transaction in one round trip on a pooled connection: BEGIN, every statement of the block
+    and COMMIT go out in one pipeline with one sync when the block ends (psycopg's own
+    ``transaction()`` in pipeline mode syncs at BEGIN and COMMIT too). A read inside the block that
+    needs its answer syncs earlier; results of queued statements can be fetched after the block.
+    Errors of queued statements (e.g. ``UniqueViolation`` from a concurrent writer) are raised when the
+    block ends, and the transaction is rolled back. A connection left in no clean state is closed (its
+    pool replaces it)."""
+    conn.autocommit = True  # BEGIN and COMMIT are queued here with the rest, not sent apart
+    try:
+        with conn.pipeline():
+            conn.execute("BEGIN")
+            yield conn
+            conn.execute("COMMIT")
+    except BaseException:
+        if not conn.closed and conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+            with suppress(psycopg.Error):
+                conn.execute("ROLLBACK")
+        raise
+    finally:
+        if not conn.closed and conn.info.transaction_status == psycopg.pq.TransactionStatus.IDLE:
+            conn.autocommit = False
+        else:
+            conn.close()

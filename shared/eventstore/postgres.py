@@ -12,7 +12,7 @@ Events and outbox rows are written in one transaction (no dual write).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -22,6 +22,7 @@ from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool
 
 from shared.canonical import GENESIS_HASH
+from shared.db import one_round_trip
 from shared.eventstore.model import (
     START,
     ConcurrencyConflict,
@@ -79,10 +80,14 @@ class PostgresEventStore(EventStore):
         ``UniqueViolation``) when the caller's pipeline syncs."""
         with self._conn() as conn:
             try:
-                if isinstance(self._source, ConnectionPool):
+                if not isinstance(self._source, ConnectionPool):
+                    return self._append(conn, stream_id, expected_version, events, outbox, prev_hash, deferred)()
+                if prev_hash is None or expected_version == 0:  # the head must be read first
                     with conn.transaction():
-                        return self._append(conn, stream_id, expected_version, events, outbox, prev_hash)
-                return self._append(conn, stream_id, expected_version, events, outbox, prev_hash, deferred)
+                        return self._append(conn, stream_id, expected_version, events, outbox, prev_hash)()
+                with one_round_trip(conn):  # BEGIN, the inserts and COMMIT in one sync
+                    finish = self._append(conn, stream_id, expected_version, events, outbox, prev_hash)
+                return finish()
             except psycopg.errors.UniqueViolation as exc:
                 raise ConcurrencyConflict(stream_id, expected_version) from exc
 
@@ -95,7 +100,9 @@ class PostgresEventStore(EventStore):
         outbox: Sequence[OutboxMessage],
         prev_hash: str | None,
         deferred: bool = False,
-    ) -> list[StoredEvent]:
+    ) -> Callable[[], list[StoredEvent]]:
+        """Sends the inserts; the returned callable reads their positions back (in pipeline mode,
+        after the sync) and gives the stored events."""
         if prev_hash is None or expected_version == 0:
             head = conn.execute(
                 self._q(
@@ -112,46 +119,53 @@ class PostgresEventStore(EventStore):
             item = seal(0, stream_id, expected_version + offset + 1, event, prev)
             sealed.append(item)
             prev = item.hash
-        with conn.cursor() as cur:
-            cur.executemany(
-                self._q(
-                    "INSERT INTO {s}.events (stream_id, version, event_id, type, payload, metadata,"
-                    " prev_hash, hash) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)"
-                    + ("" if deferred else " RETURNING position, tx_id::text")
-                ),
-                [
-                    (
-                        stream_id,
-                        i.version,
-                        i.metadata["event_id"],
-                        i.type,
-                        Jsonb(i.payload),
-                        Jsonb(i.metadata),
-                        i.prev_hash,
-                        i.hash,
-                    )
-                    for i in sealed
-                ],
-                returning=not deferred,
-            )
-            keys = []
-            while not deferred:
-                row = cur.fetchone()
-                assert row is not None
-                keys.append((int(row[0]), int(row[1])))
-                if not cur.nextset():
-                    break
-            if outbox:
-                cur.executemany(
-                    self._q("INSERT INTO {s}.outbox (queue, job, message) VALUES (%s, %s, %s)"),
-                    [(m.queue, m.job, Jsonb(m.message)) for m in outbox],
+        cur = conn.cursor()
+        cur.executemany(
+            self._q(
+                "INSERT INTO {s}.events (stream_id, version, event_id, type, payload, metadata,"
+                " prev_hash, hash) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)"
+                + ("" if deferred else " RETURNING position, tx_id::text")
+            ),
+            [
+                (
+                    stream_id,
+                    i.version,
+                    i.metadata["event_id"],
+                    i.type,
+                    Jsonb(i.payload),
+                    Jsonb(i.metadata),
+                    i.prev_hash,
+                    i.hash,
                 )
-        return [
-            StoredEvent(
-                position, stream_id, i.version, i.type, i.payload, i.metadata, i.prev_hash, i.hash, tx_id
+                for i in sealed
+            ],
+            returning=not deferred,
+        )
+        if outbox:
+            conn.cursor().executemany(
+                self._q("INSERT INTO {s}.outbox (queue, job, message) VALUES (%s, %s, %s)"),
+                [(m.queue, m.job, Jsonb(m.message)) for m in outbox],
             )
-            for i, (position, tx_id) in zip(sealed, keys if not deferred else [(0, 0)] * len(sealed), strict=True)
-        ]
+
+        def finish() -> list[StoredEvent]:
+            keys = [(0, 0)] * len(sealed)
+            if not deferred:
+                keys = []
+                while True:
+                    row = cur.fetchone()
+                    assert row is not None
+                    keys.append((int(row[0]), int(row[1])))
+                    if not cur.nextset():
+                        break
+            cur.close()
+            return [
+                StoredEvent(
+                    position, stream_id, i.version, i.type, i.payload, i.metadata, i.prev_hash, i.hash, tx_id
+                )
+                for i, (position, tx_id) in zip(sealed, keys, strict=True)
+            ]
+
+        return finish
 
     def read_stream(
         self, stream_id: str, after_version: int = 0, limit: int | None = None

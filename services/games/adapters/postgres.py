@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 from typing import Any
 
 import psycopg
 from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool
 
+from shared.db import one_round_trip
 from shared.eventstore.model import NewEvent, OutboxMessage, Snapshot, StoredEvent
 from shared.eventstore.postgres import PostgresEventStore
 
@@ -266,23 +267,8 @@ class UnitOfWork:
         one pipeline with one sync when the block ends (a read inside the block that needs its answer
         syncs earlier). Errors of queued statements (e.g. ``UniqueViolation`` from a concurrent writer)
         are raised when the block ends; the transaction is then rolled back."""
-        with self.pool.connection() as conn:
-            conn.autocommit = True  # BEGIN and COMMIT are queued here with the rest, not sent apart
-            try:
-                with conn.pipeline():
-                    conn.execute("BEGIN")
-                    yield GamesRepository(conn, deferred=True)
-                    conn.execute("COMMIT")
-            except BaseException:
-                if not conn.closed and conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
-                    with suppress(psycopg.Error):
-                        conn.execute("ROLLBACK")
-                raise
-            finally:
-                if not conn.closed and conn.info.transaction_status == psycopg.pq.TransactionStatus.IDLE:
-                    conn.autocommit = False
-                else:
-                    conn.close()  # in no state to go back to the pool: it makes a new one
+        with self.pool.connection() as conn, one_round_trip(conn):
+            yield GamesRepository(conn, deferred=True)
 
     @contextmanager
     def read(self) -> Iterator[GamesRepository]:
