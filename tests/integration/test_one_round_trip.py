@@ -21,7 +21,7 @@ from services.games.adapters.postgres import UnitOfWork
 from services.games.engines.registry import default_registry
 from services.games.service_layer.errors import Conflict
 from services.games.service_layer.handlers import GamesService
-from shared.auth import Identity, PlayerDirectory
+from shared.auth import Identity, PlayerDirectory, hash_token
 from shared.db import make_pool
 
 pytestmark = pytest.mark.integration
@@ -59,8 +59,13 @@ def pool(database_url: str):  # type: ignore[no-untyped-def]
     pool.close()
 
 
+TOKENS: dict[str, str] = {}  # player id -> token hash
+
+
 def diceduel(service: GamesService, pool: Any) -> tuple[str, list[str]]:
-    seats = [PlayerDirectory(pool).register(f"rt{k}")[0] for k in range(2)]
+    accounts = [PlayerDirectory(pool).register(f"rt{k}") for k in range(2)]
+    TOKENS.update({player_id: hash_token(token) for player_id, token in accounts})
+    seats = [player_id for player_id, _ in accounts]
     game = service.create_game(ADMIN, {"game_type": "diceduel", "seats": seats})
     return game["id"], seats
 
@@ -78,13 +83,16 @@ def test_a_move_is_one_round_trip_with_one_sync(pool: Any, with_key: bool) -> No
     who, version = next_move(service, game_id, seats)
     service.make_move(who, game_id, {"type": "roll"}, version, "warm-up" if with_key else None)  # fills the caches
     who, version = next_move(service, game_id, seats)
-    with traced(pool) as counts:
-        status, body, replayed = service.make_move(who, game_id, {"type": "roll"}, version, "k1" if with_key else None)
+    assert who.player_id is not None
+    with traced(pool) as counts:  # the bearer token is checked in the same transaction (HTTP does this)
+        status, body, replayed = service.make_move(
+            who, game_id, {"type": "roll"}, version, "k1" if with_key else None, token_check=TOKENS[who.player_id]
+        )
         counted = counts()
     assert (status, replayed, body["version"] > version) == (201, False, True)
-    # BEGIN, [the key's lock], the events, the outbox, the read model, [the answer], COMMIT
+    # BEGIN, the token, [the key's lock], the events, the outbox, the read model, [the answer], COMMIT
     assert counted["round_trips"] == 1 and counted["syncs"] == 1, counted
-    assert counted["executes"] >= (9 if with_key else 5), counted
+    assert counted["executes"] >= (10 if with_key else 6), counted
     assert service.game_view(game_id, ADMIN)["version"] == body["version"]  # it did commit
     if with_key:
         with pool.connection() as conn:

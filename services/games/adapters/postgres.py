@@ -122,6 +122,19 @@ class GamesRepository:
         _SEEDS[game_id] = seed
         return seed
 
+    # -- tokens ------------------------------------------------------------------------
+    def require_token(self, token_hash: str, player_id: str) -> None:
+        """Aborts the transaction (SQLSTATE 28000, ``InvalidAuthorizationSpecification``) unless the
+        token is live and the player's; queued like any write in a pipelined unit of work."""
+        self.conn.execute("SELECT identity.require_token(%s, %s)", (token_hash, player_id))
+
+    def token_live(self, token_hash: str, player_id: str) -> bool:
+        row = self.conn.execute(
+            "SELECT 1 FROM identity.tokens WHERE token_hash = %s AND player_id = %s AND revoked_at IS NULL",
+            (token_hash, player_id),
+        ).fetchone()
+        return row is not None
+
     # -- idempotency -------------------------------------------------------------------
     def queue_idempotency_lock(self, player_id: str, key: str, wait_seconds: float) -> None:
         """``lock_idempotency_key`` without reading anything back (for a pipelined unit of work): the

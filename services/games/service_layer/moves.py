@@ -46,11 +46,14 @@ class Moves(ServiceCore):
         move: dict[str, Any],
         expected_version: int,
         idempotency_key: str | None,
+        token_check: str | None = None,
     ) -> tuple[int, dict[str, Any], bool]:
         """Returns (status, body, replayed). With an ``idempotency_key``, every request with that key gets
         the first one's answer (``replayed`` for all but the first) and only the first writes: concurrent
         ones wait on the key inside their transaction; after ``idempotency_wait`` seconds they get 409
-        ``idempotency_in_flight`` (retry later)."""
+        ``idempotency_in_flight`` (retry later). ``token_check``: the hash of the caller's bearer token,
+        not yet checked (``PlayerDirectory.known_token``): checked inside the move's transaction, a
+        revoked one makes it a 401 that writes nothing."""
         if identity.player_id is None:
             raise Unauthorized("moves need a player token")
         game_id = _valid_id(game_id)
@@ -64,6 +67,8 @@ class Moves(ServiceCore):
         # (e.g. stale): then the answer is looked up and replayed.
         try:
             with self.uow.pipelined() as repo:
+                if token_check:
+                    repo.require_token(token_check, identity.player_id)
                 if idempotency_key:
                     repo.queue_idempotency_lock(identity.player_id, idempotency_key, self.idempotency_wait)
                 committed, body = self._move(repo, identity, game_id, move, expected_version)
@@ -71,6 +76,8 @@ class Moves(ServiceCore):
                     repo.save_idempotent_answer(
                         identity.player_id, idempotency_key, game_id, request_hash, 201, body
                     )
+        except psycopg.errors.InvalidAuthorizationSpecification:
+            raise Unauthorized("the bearer token is not valid", field="Authorization") from None
         except (IdempotencyKeyBusy, psycopg.errors.LockNotAvailable):
             raise IdempotencyInFlight(
                 "a request with this Idempotency-Key is still being processed; retry to get its answer",
@@ -78,17 +85,25 @@ class Moves(ServiceCore):
             ) from None
         except (psycopg.errors.UniqueViolation, ConcurrencyConflict):
             self.cache.forget(game_id)  # another writer got this version first: reload next time
+            self._check_token(token_check, identity.player_id)
             if idempotency_key and (earlier := self._earlier(identity.player_id, idempotency_key)):
                 return self._replayed(earlier, request_hash)
             raise Conflict(
                 "another move was recorded first; reload and retry", code="stale_version"
             ) from None
         except GameServiceError:
+            self._check_token(token_check, identity.player_id)  # a refusal says nothing to a dead token
             if idempotency_key and (earlier := self._earlier(identity.player_id, idempotency_key)):
                 return self._replayed(earlier, request_hash)
             raise
         self._after_commit(committed)
         return 201, body, False
+
+    def _check_token(self, token_check: str | None, player_id: str) -> None:
+        if token_check:
+            with self.uow.read() as repo:
+                if not repo.token_live(token_check, player_id):
+                    raise Unauthorized("the bearer token is not valid", field="Authorization")
 
     def _earlier(self, player_id: str, key: str) -> tuple[str, str, int, dict[str, Any]] | None:
         with self.uow.read() as repo:
