@@ -119,15 +119,18 @@ class PostgresEventStore(EventStore):
             item = seal(0, stream_id, expected_version + offset + 1, event, prev)
             sealed.append(item)
             prev = item.hash
+        # one multi-row INSERT each (an executemany with RETURNING waits for its rows in pipeline mode)
         cur = conn.cursor()
-        cur.executemany(
+        rows = ", ".join(["(%s, %s, %s, %s, %s, %s, %s, %s)"] * len(sealed))
+        cur.execute(
             self._q(
-                "INSERT INTO {s}.events (stream_id, version, event_id, type, payload, metadata,"
-                " prev_hash, hash) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)"
-                + ("" if deferred else " RETURNING position, tx_id::text")
+                "INSERT INTO {s}.events (stream_id, version, event_id, type, payload, metadata, prev_hash, hash)"
+                " VALUES " + rows + ("" if deferred else " RETURNING version, position, tx_id::text")
             ),
             [
-                (
+                value
+                for i in sealed
+                for value in (
                     stream_id,
                     i.version,
                     i.metadata["event_id"],
@@ -137,32 +140,26 @@ class PostgresEventStore(EventStore):
                     i.prev_hash,
                     i.hash,
                 )
-                for i in sealed
             ],
-            returning=not deferred,
         )
         if outbox:
-            conn.cursor().executemany(
-                self._q("INSERT INTO {s}.outbox (queue, job, message) VALUES (%s, %s, %s)"),
-                [(m.queue, m.job, Jsonb(m.message)) for m in outbox],
+            conn.execute(
+                self._q("INSERT INTO {s}.outbox (queue, job, message) VALUES ")
+                + sql.SQL(", ".join(["(%s, %s, %s)"] * len(outbox))),
+                [value for m in outbox for value in (m.queue, m.job, Jsonb(m.message))],
             )
 
         def finish() -> list[StoredEvent]:
-            keys = [(0, 0)] * len(sealed)
+            keys = {i.version: (0, 0) for i in sealed}
             if not deferred:
-                keys = []
-                while True:
-                    row = cur.fetchone()
-                    assert row is not None
-                    keys.append((int(row[0]), int(row[1])))
-                    if not cur.nextset():
-                        break
+                keys = {int(r[0]): (int(r[1]), int(r[2])) for r in cur.fetchall()}
             cur.close()
             return [
                 StoredEvent(
-                    position, stream_id, i.version, i.type, i.payload, i.metadata, i.prev_hash, i.hash, tx_id
+                    keys[i.version][0], stream_id, i.version, i.type, i.payload, i.metadata, i.prev_hash, i.hash,
+                    keys[i.version][1],
                 )
-                for i, (position, tx_id) in zip(sealed, keys, strict=True)
+                for i in sealed
             ]
 
         return finish
