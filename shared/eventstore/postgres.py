@@ -177,6 +177,21 @@ class PostgresEventStore(EventStore):
             ).fetchall()
         return [_row_to_event(r) for r in rows]
 
+    def read_payloads(
+        self, stream_id: str, after_version: int = 0, limit: int | None = None
+    ) -> list[tuple[int, str, dict[str, Any], str, str | None]]:
+        """(version, type, payload, hash, recorded_at) of a stream's events after ``after_version``: what
+        a fold needs, without decoding each event's metadata (most of a rebuild's decoding time)."""
+        with self._conn() as conn:
+            rows = conn.execute(
+                self._q(
+                    "SELECT version, type, payload, hash, metadata->>'recorded_at' FROM {s}.events"
+                    " WHERE stream_id = %s AND version > %s ORDER BY version LIMIT %s"
+                ),
+                (stream_id, after_version, limit),
+            ).fetchall()
+        return [(int(r[0]), r[1], r[2], r[3], r[4]) for r in rows]
+
     def read_all(self, after: Cursor | int = START, limit: int = 1000) -> list[StoredEvent]:
         tx_id, position = as_cursor(after)
         with self._conn() as conn:

@@ -121,14 +121,14 @@ class ServiceCore:
             table = pickle.loads(snap.data) if snap else Table(game_id)
         engine = None
         limit = None if until is None else max(0, until - table.version)
-        for event in repo.events.read_stream(game_id, table.version, limit):
-            if engine is None and event.type != "GameCreated":
+        for _, type_, payload, hash_, _ in repo.events.read_payloads(game_id, table.version, limit):
+            if engine is None and type_ != "GameCreated":
                 engine = self.registry.get(table.game_type)
-            if event.type == "GameCreated":
-                engine = self.registry.get(event.payload["game_type"])
+            if type_ == "GameCreated":
+                engine = self.registry.get(payload["game_type"])
             assert engine is not None
-            table.apply(engine, event.type, event.payload)
-            table.head_hash = event.hash
+            table.apply(engine, type_, payload)
+            table.head_hash = hash_
         if table.version == 0:
             raise NotFound(f"no game {game_id}")
         if until is None:
@@ -283,25 +283,25 @@ class ServiceCore:
         """``viewer``'s copies (a seat or SPECTATOR) of the events after ``after``: each stored event
         redacted with the state before and after it, as the game's engine says (``redact_event``);
         ``recorded_at`` is the original event's (as in the admin log)."""
-        stored = repo.events.read_stream(game_id, after, limit)
+        stored = repo.events.read_payloads(game_id, after, limit)
         if not stored:
             return []
         table = self._table_at(repo, game_id, after)
         seat = None if viewer == SPECTATOR else viewer
         items = []
         engine = self.registry.get(table.game_type) if table.game_type else None
-        for event in stored:
-            if event.type == "GameCreated":
-                engine = self.registry.get(event.payload["game_type"])
+        for version, type_, payload, _, recorded_at in stored:
+            if type_ == "GameCreated":
+                engine = self.registry.get(payload["game_type"])
             assert engine is not None
-            pending = Pending(event.type, event.payload)
+            pending = Pending(type_, payload)
             ((_, before, after_state),) = fold_copies(engine, table, [pending])
             items.append(
                 {
-                    "version": event.version,
-                    "type": event.type,
+                    "version": version,
+                    "type": type_,
                     "payload": _redact(engine, pending, seat, before, after_state),
-                    "recorded_at": event.metadata.get("recorded_at"),
+                    "recorded_at": recorded_at,
                 }
             )
         return items
