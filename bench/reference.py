@@ -105,7 +105,8 @@ class Games:
 
 
 def wrk(url: str, clients: int, mode: str, games_file: Path, max_requests: int = 0, seconds: float = SECONDS) -> dict[str, Any]:
-    env = dict(os.environ, GAMES_FILE=str(games_file), MODE=mode, MAX_REQUESTS=str(max_requests))
+    env = dict(os.environ, GAMES_FILE=str(games_file), MODE=mode, MAX_REQUESTS=str(max_requests),
+               RUN_ID=uuid.uuid4().hex[:12])
     out = subprocess.run(
         ["wrk", "-t", str(clients), "-c", str(clients), "-d", f"{max(1, round(seconds))}s", "--latency", "-s", str(LUA), url],
         env=env, capture_output=True, text=True, timeout=seconds + 120, check=True,
@@ -221,6 +222,7 @@ def rebuild(db_url: str) -> dict[str, Any]:
         assert table.version >= 10_000
         return round(statistics.median(samples) * 1000, 2)
 
+    out_json = json_decoding(db_url, game_id)
     with_snapshots = timed()
     with psycopg.connect(db_url, autocommit=True) as conn:
         conn.execute("DELETE FROM games.snapshots WHERE stream_id = %s", (game_id,))
@@ -232,9 +234,30 @@ def rebuild(db_url: str) -> dict[str, Any]:
     if python.exists():
         done = subprocess.run([str(python), str(PEER), db_url, str(version)], capture_output=True, text=True, timeout=600)
         peer = json.loads(done.stdout.strip().splitlines()[-1]) if done.returncode == 0 else {"error": done.stderr[-500:]}
-    out = {"events": version, "without_snapshots_ms": without, "with_snapshots_ms": with_snapshots, "eventsourcing": peer}
+    out = {"events": version, "without_snapshots_ms": without, "with_snapshots_ms": with_snapshots, "eventsourcing": peer,
+           "json": out_json}
     if "reconstruct_ms" in peer:
         out["ratio_without_snapshots_to_eventsourcing"] = round(without / peer["reconstruct_ms"], 3)
+    return out
+
+
+def json_decoding(db_url: str, game_id: str) -> dict[str, Any]:
+    """Fetching a 10,000-event stream's payload and metadata columns: decoded by the standard library,
+    by orjson (what the services use, shared/db.py), and not decoded (as text), to choose the decoder."""
+    import psycopg.types.json
+
+    out: dict[str, Any] = {}
+    query = "SELECT payload, metadata FROM games.events WHERE stream_id = %s ORDER BY version"
+    for label, loads, text in (("stdlib_json_ms", json.loads, False), ("orjson_ms", None, False), ("undecoded_text_ms", None, True)):
+        with psycopg.connect(db_url) as conn:
+            if loads is not None:
+                psycopg.types.json.set_json_loads(loads, conn)
+            samples = []
+            for _ in range(5):
+                started = time.perf_counter()
+                conn.execute(query.replace("payload, metadata", "payload::text, metadata::text") if text else query, (game_id,)).fetchall()
+                samples.append(time.perf_counter() - started)
+        out[label] = round(statistics.median(samples) * 1000, 1)
     return out
 
 

@@ -15,12 +15,13 @@ function setup(thread)
   table.insert(threads, thread)
 end
 
-local game, mode, sent, limit, bad
+local game, mode, sent, limit, bad, run
 
 function init(args)
   game = games[index]
   mode = os.getenv("MODE") or "move"
   limit = tonumber(os.getenv("MAX_REQUESTS") or "0")
+  run = os.getenv("RUN_ID") or "run"  -- keys are unique across runs: a reused key would replay
   sent, bad = 0, 0
 end
 
@@ -34,7 +35,7 @@ function request()
     ["Content-Type"] = "application/json",
     ["Authorization"] = "Bearer " .. game.tokens[game.seat + 1],
   }
-  if mode == "key" then headers["Idempotency-Key"] = "k-" .. index .. "-" .. sent end
+  if mode == "key" then headers["Idempotency-Key"] = run .. "-" .. index .. "-" .. sent end
   return wrk.format("POST", "/v1/games/" .. game.id .. "/moves", headers,
     '{"move":{"type":"add"},"expected_version":' .. game.version .. '}')
 end

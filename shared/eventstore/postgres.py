@@ -85,6 +85,12 @@ class PostgresEventStore(EventStore):
                 if prev_hash is None or expected_version == 0:  # the head must be read first
                     with conn.transaction():
                         return self._append(conn, stream_id, expected_version, events, outbox, prev_hash)()
+                if not outbox:  # one INSERT statement is a transaction by itself: no BEGIN, no COMMIT
+                    conn.autocommit = True
+                    try:
+                        return self._append(conn, stream_id, expected_version, events, outbox, prev_hash)()
+                    finally:
+                        conn.autocommit = False
                 with one_round_trip(conn):  # BEGIN, the inserts and COMMIT in one sync
                     finish = self._append(conn, stream_id, expected_version, events, outbox, prev_hash)
                 return finish()
