@@ -323,6 +323,10 @@ def main() -> dict[str, Any]:
         return {**out, "error": "wrk is not installed (apt-get install wrk)"}
     with bench_backends() as (db_url, redis_url, _), tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
+        from bench.support.reference_app import TABLE
+
+        with psycopg.connect(db_url, autocommit=True) as conn:
+            conn.execute(TABLE)
         env = dict(os.environ, DATABASE_URL=db_url, REDIS_URL=redis_url, ADMIN_TOKEN="bench", LOG_LEVEL="WARNING",
                    RATE_LIMITS="off")
         games_server, games_url = _gunicorn("bench.support.tally_app:app()", env)
