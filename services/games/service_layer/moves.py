@@ -57,9 +57,11 @@ class Moves(ServiceCore):
         if identity.player_id is None:
             raise Unauthorized("moves need a player token")
         game_id = _valid_id(game_id)
-        request_hash = hashlib.sha256(
-            canonical_json({"g": game_id, "m": move, "v": expected_version}).encode()
-        ).hexdigest()
+        request_hash = (
+            hashlib.sha256(canonical_json({"g": game_id, "m": move, "v": expected_version}).encode()).hexdigest()
+            if idempotency_key
+            else ""
+        )
         # One round trip (issue 19): BEGIN, the key's lock, the events, outbox, read model, the answer
         # and COMMIT go out in one pipeline, against the cached table at ``expected_version``. A
         # request that repeats a key finds the first one's answer only when its own write cannot go
