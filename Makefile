@@ -78,7 +78,14 @@ test: $(STAMP) $(VENDOR) lint typecheck layers web-unit
 	if [ $$brc -ne 0 ]; then tail -n 120 $$blog; else grep -E 'browser: |passed|failed|skipped' $$blog; fi; \
 	test $$main -eq 0 && test $$rc -eq 0 && test $$brc -eq 0
 
-bench: $(STAMP)
+# the rebuild benchmark's peer (the eventsourcing library) lives in its own venv, not the project's deps
+BENCH_VENV := .bench-venv
+$(BENCH_VENV)/.installed:
+	@$(PYTHON) -m venv $(BENCH_VENV) >&2
+	@$(BENCH_VENV)/bin/pip install --quiet 'eventsourcing[postgres]>=9.5,<10' >&2
+	@touch $@
+
+bench: $(STAMP) $(BENCH_VENV)/.installed
 	@$(BIN)/python -m bench.run
 
 clean:

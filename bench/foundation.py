@@ -20,7 +20,7 @@ def main() -> dict[str, Any]:
     import logging
 
     logging.getLogger("werkzeug").setLevel(logging.ERROR)
-    out: dict[str, Any] = {"note": "single-writer appends are bound by one fsync per commit"}
+    out: dict[str, Any] = {"note": "appends without a known predecessor hash (it is read first); bench/reference.py compares with raw inserts"}
     with bench_backends() as (db_url, redis_url, _):
         pool = make_pool(db_url, max_size=4)
         store = PostgresEventStore(pool, "games")

@@ -115,11 +115,14 @@ class PlayerDirectory:
     """Players, their names and tokens (PostgreSQL, schema ``identity``).
 
     Every token lookup asks the database (an indexed read): a revoked token stops working at once in
-    every process. Names leave as PlayerRegistered / PlayerRenamed through the games outbox, in the
+    every process. A move is the one exception (``known_token``): the token's player is taken from
+    this process's memory and the token is checked inside the move's own transaction
+    (``identity.require_token``), which a revoked token aborts. Names leave as PlayerRegistered / PlayerRenamed through the games outbox, in the
     same transaction as the identity row."""
 
     def __init__(self, pool: ConnectionPool) -> None:
         self._pool = pool
+        self._known: dict[str, str] = {}  # token hash -> player id of tokens seen live (never changes)
 
     def register(self, display_name: str) -> tuple[str, str]:
         name = clean_display_name(display_name)
@@ -166,6 +169,7 @@ class PlayerDirectory:
                 " RETURNING 1",
                 (hash_token(token),),
             ).fetchone()
+        self._known.pop(hash_token(token), None)
         return row is not None
 
     def identity_for_token(self, token: str) -> Identity | None:
@@ -234,12 +238,25 @@ class PlayerDirectory:
         return _role_token(row) if row else None
 
     def player_for_token(self, token: str) -> str | None:
+        digest = hash_token(token)
         with self._pool.connection() as conn:
             row = conn.execute(
-                "SELECT player_id FROM identity.tokens WHERE token_hash = %s AND revoked_at IS NULL",
-                (hash_token(token),),
+                "SELECT player_id FROM identity.tokens WHERE token_hash = %s AND revoked_at IS NULL", (digest,)
             ).fetchone()
-        return str(row[0]) if row else None
+        if row is None:
+            self._known.pop(digest, None)
+            return None
+        if len(self._known) > 100_000:
+            self._known.clear()
+        self._known[digest] = str(row[0])
+        return str(row[0])
+
+    def known_token(self, token: str) -> tuple[str, str] | None:
+        """(player id, token hash) of a token this process has seen live, without asking the database:
+        only for a caller that checks the token in its own transaction (``require_token``)."""
+        digest = hash_token(token)
+        player_id = self._known.get(digest)
+        return (player_id, digest) if player_id is not None else None
 
     def get(self, player_id: str) -> dict[str, Any] | None:
         try:

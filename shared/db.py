@@ -2,16 +2,46 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import threading
 import time
 import weakref
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
 from typing import Any
 
+import orjson
+import psycopg
+import psycopg.types.json
 from psycopg_pool import ConnectionPool
 
 log = logging.getLogger(__name__)
+
+
+def _json_dumps(value: Any) -> bytes:
+    """JSON for psycopg's json/jsonb parameters: orjson (several times the standard library's speed; the
+    text never feeds a hash, which uses ``shared.canonical``), the standard library for what orjson
+    does not take (integers past 64 bits)."""
+    try:
+        encoded: bytes = orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
+        return encoded
+    except TypeError:
+        return json.dumps(value).encode()
+
+
+def _json_loads(data: bytes | bytearray | memoryview | str) -> Any:
+    try:
+        return orjson.loads(data)
+    except orjson.JSONDecodeError:
+        return json.loads(bytes(data) if isinstance(data, memoryview) else data)
+
+
+# json/jsonb columns are encoded and decoded with orjson in every service (issue 19: decoding the
+# payload columns was most of a rebuild's time); measured in bench/reference.py ("json")
+psycopg.types.json.set_json_dumps(_json_dumps)
+psycopg.types.json.set_json_loads(_json_loads)
 _pools: weakref.WeakSet[ConnectionPool] = weakref.WeakSet()
 _recheck_lock = threading.Lock()
 _last_recheck = 0.0
@@ -56,3 +86,30 @@ def recheck_pools(min_interval: float = 1.0) -> None:
                 log.debug("pool check failed: %s", exc)
 
     threading.Thread(target=check, name="pool-recheck", daemon=True).start()
+
+
+@contextmanager
+def one_round_trip(conn: psycopg.Connection[Any]) -> Iterator[psycopg.Connection[Any]]:
+    """One transaction in one round trip on a pooled connection: BEGIN, every statement of the block
+    and COMMIT go out in one pipeline with one sync when the block ends (psycopg's own
+    ``transaction()`` in pipeline mode syncs at BEGIN and COMMIT too). A read inside the block that
+    needs its answer syncs earlier; results of queued statements can be fetched after the block.
+    Errors of queued statements (e.g. ``UniqueViolation`` from a concurrent writer) are raised when the
+    block ends, and the transaction is rolled back. A connection left in no clean state is closed (its
+    pool replaces it)."""
+    conn.autocommit = True  # BEGIN and COMMIT are queued here with the rest, not sent apart
+    try:
+        with conn.pipeline():
+            conn.execute("BEGIN")
+            yield conn
+            conn.execute("COMMIT")
+    except BaseException:
+        if not conn.closed and conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+            with suppress(psycopg.Error):
+                conn.execute("ROLLBACK")
+        raise
+    finally:
+        if not conn.closed and conn.info.transaction_status == psycopg.pq.TransactionStatus.IDLE:
+            conn.autocommit = False
+        else:
+            conn.close()

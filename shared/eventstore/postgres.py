@@ -12,7 +12,7 @@ Events and outbox rows are written in one transaction (no dual write).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -22,6 +22,7 @@ from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool
 
 from shared.canonical import GENESIS_HASH
+from shared.db import one_round_trip
 from shared.eventstore.model import (
     START,
     ConcurrencyConflict,
@@ -67,17 +68,32 @@ class PostgresEventStore(EventStore):
         events: Sequence[NewEvent],
         outbox: Sequence[OutboxMessage] = (),
         prev_hash: str | None = None,
+        deferred: bool = False,
     ) -> list[StoredEvent]:
         """``prev_hash``: the hash of event ``expected_version`` when the caller knows it (saves a
         query; the unique key on (stream_id, version) still catches every concurrent writer).
         Bound to a caller's connection, no savepoint is taken: a conflict aborts the caller's
-        transaction, which it rolls back."""
+        transaction, which it rolls back.
+
+        ``deferred`` (a caller's connection in pipeline mode): the inserts are queued and nothing is
+        read back, so the returned events have position and tx_id 0 and a conflict is raised (as
+        ``UniqueViolation``) when the caller's pipeline syncs."""
         with self._conn() as conn:
             try:
-                if isinstance(self._source, ConnectionPool):
+                if not isinstance(self._source, ConnectionPool):
+                    return self._append(conn, stream_id, expected_version, events, outbox, prev_hash, deferred)()
+                if prev_hash is None or expected_version == 0:  # the head must be read first
                     with conn.transaction():
-                        return self._append(conn, stream_id, expected_version, events, outbox, prev_hash)
-                return self._append(conn, stream_id, expected_version, events, outbox, prev_hash)
+                        return self._append(conn, stream_id, expected_version, events, outbox, prev_hash)()
+                if not outbox:  # one INSERT statement is a transaction by itself: no BEGIN, no COMMIT
+                    conn.autocommit = True
+                    try:
+                        return self._append(conn, stream_id, expected_version, events, outbox, prev_hash)()
+                    finally:
+                        conn.autocommit = False
+                with one_round_trip(conn):  # BEGIN, the inserts and COMMIT in one sync
+                    finish = self._append(conn, stream_id, expected_version, events, outbox, prev_hash)
+                return finish()
             except psycopg.errors.UniqueViolation as exc:
                 raise ConcurrencyConflict(stream_id, expected_version) from exc
 
@@ -89,7 +105,10 @@ class PostgresEventStore(EventStore):
         events: Sequence[NewEvent],
         outbox: Sequence[OutboxMessage],
         prev_hash: str | None,
-    ) -> list[StoredEvent]:
+        deferred: bool = False,
+    ) -> Callable[[], list[StoredEvent]]:
+        """Sends the inserts; the returned callable reads their positions back (in pipeline mode,
+        after the sync) and gives the stored events."""
         if prev_hash is None or expected_version == 0:
             head = conn.execute(
                 self._q(
@@ -106,45 +125,50 @@ class PostgresEventStore(EventStore):
             item = seal(0, stream_id, expected_version + offset + 1, event, prev)
             sealed.append(item)
             prev = item.hash
-        with conn.cursor() as cur:
-            cur.executemany(
-                self._q(
-                    "INSERT INTO {s}.events (stream_id, version, event_id, type, payload, metadata,"
-                    " prev_hash, hash) VALUES (%s, %s, %s, %s, %s, %s, %s, %s) RETURNING position, tx_id::text"
-                ),
-                [
-                    (
-                        stream_id,
-                        i.version,
-                        i.metadata["event_id"],
-                        i.type,
-                        Jsonb(i.payload),
-                        Jsonb(i.metadata),
-                        i.prev_hash,
-                        i.hash,
-                    )
-                    for i in sealed
-                ],
-                returning=True,
-            )
-            keys = []
-            while True:
-                row = cur.fetchone()
-                assert row is not None
-                keys.append((int(row[0]), int(row[1])))
-                if not cur.nextset():
-                    break
-            if outbox:
-                cur.executemany(
-                    self._q("INSERT INTO {s}.outbox (queue, job, message) VALUES (%s, %s, %s)"),
-                    [(m.queue, m.job, Jsonb(m.message)) for m in outbox],
+        # one multi-row INSERT each (an executemany with RETURNING waits for its rows in pipeline mode)
+        cur = conn.cursor()
+        rows = ", ".join(["(%s, %s, %s, %s, %s, %s, %s, %s)"] * len(sealed))
+        cur.execute(
+            self._q(
+                "INSERT INTO {s}.events (stream_id, version, event_id, type, payload, metadata, prev_hash, hash)"
+                " VALUES " + rows + ("" if deferred else " RETURNING version, position, tx_id::text")
+            ),
+            [
+                value
+                for i in sealed
+                for value in (
+                    stream_id,
+                    i.version,
+                    i.metadata["event_id"],
+                    i.type,
+                    Jsonb(i.payload),
+                    Jsonb(i.metadata),
+                    i.prev_hash,
+                    i.hash,
                 )
-        return [
-            StoredEvent(
-                position, stream_id, i.version, i.type, i.payload, i.metadata, i.prev_hash, i.hash, tx_id
+            ],
+        )
+        if outbox:
+            conn.execute(
+                self._q("INSERT INTO {s}.outbox (queue, job, message) VALUES ")
+                + sql.SQL(", ".join(["(%s, %s, %s)"] * len(outbox))),
+                [value for m in outbox for value in (m.queue, m.job, Jsonb(m.message))],
             )
-            for i, (position, tx_id) in zip(sealed, keys, strict=True)
-        ]
+
+        def finish() -> list[StoredEvent]:
+            keys = {i.version: (0, 0) for i in sealed}
+            if not deferred:
+                keys = {int(r[0]): (int(r[1]), int(r[2])) for r in cur.fetchall()}
+            cur.close()
+            return [
+                StoredEvent(
+                    keys[i.version][0], stream_id, i.version, i.type, i.payload, i.metadata, i.prev_hash, i.hash,
+                    keys[i.version][1],
+                )
+                for i in sealed
+            ]
+
+        return finish
 
     def read_stream(
         self, stream_id: str, after_version: int = 0, limit: int | None = None
@@ -158,6 +182,21 @@ class PostgresEventStore(EventStore):
                 (stream_id, after_version, limit),
             ).fetchall()
         return [_row_to_event(r) for r in rows]
+
+    def read_payloads(
+        self, stream_id: str, after_version: int = 0, limit: int | None = None
+    ) -> list[tuple[int, str, dict[str, Any], str, str | None]]:
+        """(version, type, payload, hash, recorded_at) of a stream's events after ``after_version``: what
+        a fold needs, without decoding each event's metadata (most of a rebuild's decoding time)."""
+        with self._conn() as conn:
+            rows = conn.execute(
+                self._q(
+                    "SELECT version, type, payload, hash, metadata->>'recorded_at' FROM {s}.events"
+                    " WHERE stream_id = %s AND version > %s ORDER BY version LIMIT %s"
+                ),
+                (stream_id, after_version, limit),
+            ).fetchall()
+        return [(int(r[0]), r[1], r[2], r[3], r[4]) for r in rows]
 
     def read_all(self, after: Cursor | int = START, limit: int = 1000) -> list[StoredEvent]:
         tx_id, position = as_cursor(after)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import current_app, g, request
 
-from shared.auth import Identity, PlayerDirectory, UnknownToken, authenticate
+from shared.auth import Identity, PlayerDirectory, UnknownToken, authenticate, bearer_token
 from shared.errors import Unauthorized
 from shared.web.ratelimit import note_token_failure
 
@@ -30,6 +30,23 @@ def request_identity() -> Identity:
         note_token_failure()
         raise Unauthorized("the bearer token is not valid", field="Authorization") from None
     g.speltafel_identity = identity
+    return identity
+
+
+def identity_checked_later() -> Identity:
+    """``request_identity``, except that a player token this process has seen live is not looked up
+    now: its hash is left in ``g.speltafel_token_check`` for the caller to check inside its own
+    transaction (a move, see ``PlayerDirectory.known_token``)."""
+    cached: Identity | None = g.get("speltafel_identity")
+    if cached is not None:
+        return cached
+    directory: PlayerDirectory = current_app.extensions["player_directory"]
+    token = bearer_token(request.headers.get("Authorization"))
+    known = directory.known_token(token) if token is not None else None
+    if known is None:
+        return request_identity()
+    g.speltafel_identity = identity = Identity(player_id=known[0])
+    g.speltafel_token_check = known[1]
     return identity
 
 

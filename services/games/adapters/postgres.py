@@ -11,11 +11,13 @@ import psycopg
 from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool
 
+from shared.db import one_round_trip
 from shared.eventstore.model import NewEvent, OutboxMessage, Snapshot, StoredEvent
 from shared.eventstore.postgres import PostgresEventStore
 
 SCHEMA = "games"
 _SEEDS: dict[str, bytes] = {}  # secret seeds never change: kept in this process to save a query per move
+_BOT_LEVELS: dict[str, str | None] = {}  # player id -> bot level (None: a person), see bot_levels
 
 
 class IdempotencyKeyBusy(Exception):
@@ -23,10 +25,14 @@ class IdempotencyKeyBusy(Exception):
 
 
 class GamesRepository:
-    """Reads and writes of the games schema on one connection."""
+    """Reads and writes of the games schema on one connection.
 
-    def __init__(self, conn: psycopg.Connection[Any]) -> None:
+    ``deferred``: the connection is in pipeline mode (``UnitOfWork.pipelined``): writes are queued and
+    their errors (a concurrent writer's unique key) arrive when the unit of work ends."""
+
+    def __init__(self, conn: psycopg.Connection[Any], deferred: bool = False) -> None:
         self.conn = conn
+        self.deferred = deferred
         self.events = PostgresEventStore(conn, SCHEMA)
 
     # -- read model --------------------------------------------------------------------
@@ -117,31 +123,29 @@ class GamesRepository:
         _SEEDS[game_id] = seed
         return seed
 
-    # -- per-viewer event copies -------------------------------------------------------
-    def insert_views(self, game_id: str, rows: Sequence[tuple[int, int, str, dict[str, Any]]]) -> None:
-        with self.conn.cursor() as cur:
-            cur.executemany(
-                "INSERT INTO games.event_views (game_id, viewer, version, type, payload) VALUES (%s, %s, %s, %s, %s)",
-                [
-                    (game_id, viewer, version, type_, Jsonb(payload))
-                    for viewer, version, type_, payload in rows
-                ],
-            )
+    # -- tokens ------------------------------------------------------------------------
+    def require_token(self, token_hash: str, player_id: str) -> None:
+        """Aborts the transaction (SQLSTATE 28000, ``InvalidAuthorizationSpecification``) unless the
+        token is live and the player's; queued like any write in a pipelined unit of work."""
+        self.conn.execute("SELECT identity.require_token(%s, %s)", (token_hash, player_id))
 
-    def views(
-        self, game_id: str, viewer: int, after: int, until: int | None = None, limit: int = 1000
-    ) -> list[dict[str, Any]]:
-        """A viewer's redacted copies; ``recorded_at`` is the original event's (as in the admin log)."""
-        rows = self.conn.execute(
-            "SELECT v.version, v.type, v.payload, e.metadata->>'recorded_at' FROM games.event_views v"
-            " LEFT JOIN games.events e ON e.stream_id = v.game_id::text AND e.version = v.version"
-            " WHERE v.game_id = %s AND v.viewer = %s AND v.version > %s AND v.version <= %s"
-            " ORDER BY v.version LIMIT %s",
-            (game_id, viewer, after, until if until is not None else 2**31 - 1, limit),
-        ).fetchall()
-        return [{"version": r[0], "type": r[1], "payload": r[2], "recorded_at": r[3]} for r in rows]
+    def token_live(self, token_hash: str, player_id: str) -> bool:
+        row = self.conn.execute(
+            "SELECT 1 FROM identity.tokens WHERE token_hash = %s AND player_id = %s AND revoked_at IS NULL",
+            (token_hash, player_id),
+        ).fetchone()
+        return row is not None
 
     # -- idempotency -------------------------------------------------------------------
+    def queue_idempotency_lock(self, player_id: str, key: str, wait_seconds: float) -> None:
+        """``lock_idempotency_key`` without reading anything back (for a pipelined unit of work): the
+        lock's timeout, if it strikes, is raised when the unit of work ends (LockNotAvailable)."""
+        self.conn.execute("SELECT set_config('lock_timeout', %s, true)", (f"{max(1, int(wait_seconds * 1000))}ms",))
+        self.conn.execute(
+            "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (f"games.idempotency:{player_id}:{key}",)
+        )
+        self.conn.execute("RESET lock_timeout")
+
     def lock_idempotency_key(self, player_id: str, key: str, wait_seconds: float) -> None:
         """Serialise requests with one (player, key) until this transaction ends: a second one waits here
         for the first to commit (then reads its answer) or roll back (then does the work itself).
@@ -185,6 +189,19 @@ class GamesRepository:
             "SELECT id::text, display_name FROM identity.players WHERE id::text = ANY(%s)", (ids,)
         ).fetchall()
         return {r[0]: r[1] for r in rows}
+
+    def bot_levels(self, player_ids: Sequence[str | None]) -> dict[str, str]:
+        """player id -> bot level of those that are bot accounts (an account never becomes or stops
+        being a bot: kept in this process, to save a query per move)."""
+        ids = {p for p in player_ids if p}
+        missing = ids - _BOT_LEVELS.keys()
+        if missing:
+            found = self.seat_players(sorted(missing))
+            if len(_BOT_LEVELS) > 50_000:
+                _BOT_LEVELS.clear()
+            for p in missing:
+                _BOT_LEVELS[p] = found[p][1] if p in found else None
+        return {p: level for p in ids if (level := _BOT_LEVELS.get(p)) is not None}
 
     def seat_players(self, player_ids: Sequence[str | None]) -> dict[str, tuple[str, str | None]]:
         """player id -> (display name, bot level or None) of those that are registered."""
@@ -242,7 +259,7 @@ class GamesRepository:
         outbox: Sequence[OutboxMessage] = (),
         prev_hash: str | None = None,
     ) -> list[StoredEvent]:
-        return self.events.append(game_id, expected_version, events, outbox, prev_hash)
+        return self.events.append(game_id, expected_version, events, outbox, prev_hash, deferred=self.deferred)
 
 
 def _game_dict(row: tuple[Any, ...]) -> dict[str, Any]:
@@ -278,6 +295,15 @@ class UnitOfWork:
     def begin(self) -> Iterator[GamesRepository]:
         with self.pool.connection() as conn, conn.transaction():
             yield GamesRepository(conn)
+
+    @contextmanager
+    def pipelined(self) -> Iterator[GamesRepository]:
+        """One transaction in one round trip: BEGIN, every statement of the block and COMMIT go out in
+        one pipeline with one sync when the block ends (a read inside the block that needs its answer
+        syncs earlier). Errors of queued statements (e.g. ``UniqueViolation`` from a concurrent writer)
+        are raised when the block ends; the transaction is then rolled back."""
+        with self.pool.connection() as conn, one_round_trip(conn):
+            yield GamesRepository(conn, deferred=True)
 
     @contextmanager
     def read(self) -> Iterator[GamesRepository]:

@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from flask import Response, current_app, request, stream_with_context
+from flask import Response, current_app, g, request, stream_with_context
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
@@ -17,7 +17,7 @@ from services.games.service_layer.handlers import GamesService
 from services.games.service_layer.players import PlayersService
 from shared.auth import bearer_token
 from shared.bots import BOT_PLAYER_IDS
-from shared.web.identity import player_key, request_identity
+from shared.web.identity import identity_checked_later, player_key, request_identity
 from shared.web.problems import ApiProblem, problem_type
 from shared.web.ratelimit import rate_limited
 
@@ -216,6 +216,7 @@ def legal_moves(game_id: str) -> dict[str, Any]:
 
 def move_key() -> str | None:
     """Moves are limited per player; a bot account (which plays many games at once) per player and game."""
+    identity_checked_later()  # a known token is checked inside the move's transaction (one round trip)
     who = player_key()
     if who is not None and who.removeprefix("player:") in BOT_PLAYER_IDS:
         return f"{who}:game:{(request.view_args or {}).get('game_id')}"
@@ -255,7 +256,8 @@ def post_move(body: dict[str, Any], game_id: str) -> tuple[dict[str, Any], int, 
         raise InvalidRequest("Idempotency-Key must be 1-200 characters", field="Idempotency-Key")
     try:
         status, result, replayed = service().make_move(
-            identity(), game_id, body["move"], body["expected_version"], key
+            identity_checked_later(), game_id, body["move"], body["expected_version"], key,
+            token_check=g.get("speltafel_token_check"),
         )
     except IdempotencyInFlight as exc:
         raise ApiProblem(

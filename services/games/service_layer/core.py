@@ -1,6 +1,7 @@
 """The games service's shared plumbing: loading a table, the reader's view, and the one write path
-(``_commit``) every command goes through: events, read model, per-viewer copies and outbox rows in one
-transaction. The use cases live in ``reading``, ``seating``, ``moves`` and ``clocks``; ``handlers.GamesService``
+(``_commit``) every command goes through: events, read model and outbox rows in one transaction (a
+viewer's redacted copy of an event is derived when it is read, ``copies``). The use cases live in ``reading``,
+``seating``, ``moves`` and ``clocks``; ``handlers.GamesService``
 combines them."""
 
 from __future__ import annotations
@@ -8,7 +9,7 @@ from __future__ import annotations
 import logging
 import pickle
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -59,11 +60,34 @@ class Pending:
     payload: dict[str, Any]
 
 
+class Copies(Mapping[int, list[dict[str, Any]]]):
+    """viewer -> redacted payloads of some events, each redacted when first asked for (``_redact``
+    with the state before and after each event)."""
+
+    def __init__(self, engine: Engine[Any], folded: list[tuple[Pending, Any, Any]], num_players: int) -> None:
+        self._engine, self._folded, self._num_players = engine, folded, num_players
+        self._done: dict[int, list[dict[str, Any]]] = {}
+
+    def __getitem__(self, viewer: int) -> list[dict[str, Any]]:
+        if viewer not in self._done:
+            if not SPECTATOR <= viewer < self._num_players:
+                raise KeyError(viewer)
+            seat = None if viewer == SPECTATOR else viewer
+            self._done[viewer] = [_redact(self._engine, p, seat, b, a) for p, b, a in self._folded]
+        return self._done[viewer]
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(range(SPECTATOR, self._num_players))
+
+    def __len__(self) -> int:
+        return self._num_players + 1
+
+
 @dataclass
 class Committed:
     table: Table
     before: int
-    views: dict[int, list[dict[str, Any]]]  # viewer -> redacted payloads of the new events
+    views: Mapping[int, list[dict[str, Any]]]  # viewer -> redacted payloads of the new events
     recorded_at: list[str | None]  # of the new events, as stored in their metadata
 
 
@@ -108,14 +132,14 @@ class ServiceCore:
             table = pickle.loads(snap.data) if snap else Table(game_id)
         engine = None
         limit = None if until is None else max(0, until - table.version)
-        for event in repo.events.read_stream(game_id, table.version, limit):
-            if engine is None and event.type != "GameCreated":
+        for _, type_, payload, hash_, _ in repo.events.read_payloads(game_id, table.version, limit):
+            if engine is None and type_ != "GameCreated":
                 engine = self.registry.get(table.game_type)
-            if event.type == "GameCreated":
-                engine = self.registry.get(event.payload["game_type"])
+            if type_ == "GameCreated":
+                engine = self.registry.get(payload["game_type"])
             assert engine is not None
-            table.apply(engine, event.type, event.payload)
-            table.head_hash = event.hash
+            table.apply(engine, type_, payload)
+            table.head_hash = hash_
         if table.version == 0:
             raise NotFound(f"no game {game_id}")
         if until is None:
@@ -238,22 +262,12 @@ class ServiceCore:
         identity: Identity,
         extra_outbox: list[Any] | None = None,
     ) -> Committed:
-        """Fold ``events`` onto a copy of ``table``, store them with their per-viewer copies, the read
-        model and the outbox in the current transaction; returns the new table."""
+        """Fold ``events`` onto a copy of ``table``, store them with the read model and the outbox in
+        the current transaction; returns the new table (``views``: the new events' copies per viewer,
+        redacted when asked for)."""
         expected = table.version
         new = table.clone()
-        views: list[tuple[int, int, str, dict[str, Any]]] = []
-        per_viewer: dict[int, list[dict[str, Any]]] = {}
-        for pending in events:
-            before_state = new.progress.state if new.progress is not None else None
-            new.apply(engine, pending.type, pending.payload)
-            after_state = new.progress.state if new.progress is not None else None
-            for viewer in range(-1, new.num_players):
-                redacted = _redact(
-                    engine, pending, None if viewer == SPECTATOR else viewer, before_state, after_state
-                )
-                views.append((viewer, new.version, pending.type, redacted))
-                per_viewer.setdefault(viewer, []).append(redacted)
+        folded = fold_copies(engine, new, events)
         actor = identity.player_id or ("admin" if identity.admin else None)
         outbox = self._external_requests(engine, table, new) + list(extra_outbox or [])
         outbox += self._bot_turns(repo, engine, new)
@@ -262,7 +276,6 @@ class ServiceCore:
                 body = {"game_id": table.game_id, **pending.payload}
                 outbox += outbox_for(pending.type, f"{table.game_id}:{pending.type}", body)
         try:
-            repo.insert_views(table.game_id, views)
             to_move = engine.to_move(new.progress.state) if new.progress and new.status == "running" else []
             stored = repo.append(
                 table.game_id,
@@ -283,7 +296,45 @@ class ServiceCore:
                 "another move was recorded first; reload and retry", code="stale_version"
             ) from None
         new.head_hash = stored[-1].hash
-        return Committed(new, expected, per_viewer, [e.metadata.get("recorded_at") for e in stored])
+        copies = Copies(engine, folded, new.num_players)
+        return Committed(new, expected, copies, [e.metadata.get("recorded_at") for e in stored])
+
+    def _table_at(self, repo: GamesRepository, game_id: str, version: int) -> Table:
+        """The table at ``version`` (a fresh copy): from the cache's recent versions, else from the
+        last snapshot at or before it and the events after that."""
+        if version == 0:
+            return Table(game_id)
+        cached = self.cache.get_at(game_id, version)
+        return cached if cached is not None else self.load(repo, game_id, until=version)
+
+    def copies(
+        self, repo: GamesRepository, game_id: str, viewer: int, after: int, limit: int
+    ) -> list[dict[str, Any]]:
+        """``viewer``'s copies (a seat or SPECTATOR) of the events after ``after``: each stored event
+        redacted with the state before and after it, as the game's engine says (``redact_event``);
+        ``recorded_at`` is the original event's (as in the admin log)."""
+        stored = repo.events.read_payloads(game_id, after, limit)
+        if not stored:
+            return []
+        table = self._table_at(repo, game_id, after)
+        seat = None if viewer == SPECTATOR else viewer
+        items = []
+        engine = self.registry.get(table.game_type) if table.game_type else None
+        for version, type_, payload, _, recorded_at in stored:
+            if type_ == "GameCreated":
+                engine = self.registry.get(payload["game_type"])
+            assert engine is not None
+            pending = Pending(type_, payload)
+            ((_, before, after_state),) = fold_copies(engine, table, [pending])
+            items.append(
+                {
+                    "version": version,
+                    "type": type_,
+                    "payload": _redact(engine, pending, seat, before, after_state),
+                    "recorded_at": recorded_at,
+                }
+            )
+        return items
 
     @staticmethod
     def _bot_turns(repo: GamesRepository, engine: Engine[Any], new: Table) -> list[Any]:
@@ -294,11 +345,11 @@ class ServiceCore:
         seats = engine.to_move(new.progress.state)
         if not seats:
             return []
-        players = repo.seat_players([new.seats[s] for s in seats])
+        levels = repo.bot_levels([new.seats[s] for s in seats])
         rows: list[Any] = []
         for seat in seats:
             player_id = new.seats[seat]
-            level = players.get(player_id, ("", None))[1] if player_id else None
+            level = levels.get(player_id) if player_id else None
             if level is None:
                 continue
             body = {
@@ -349,6 +400,18 @@ def _seat_items(seats: list[str | None], players: dict[str, tuple[str, str | Non
         name, level = players.get(p, (None, None)) if p else (None, None)
         items.append({"seat": i, "player_id": p, "display_name": name, "bot": {"level": level} if level else None})
     return items
+
+
+def fold_copies(engine: Engine[Any], table: Table, events: list[Pending]) -> list[tuple[Pending, Any, Any]]:
+    """Fold ``events`` onto ``table`` (in place); each with the engine state before and after it, what
+    ``_redact`` needs to make a viewer's copy."""
+    folded = []
+    for pending in events:
+        before_state = table.progress.state if table.progress is not None else None
+        table.apply(engine, pending.type, pending.payload)
+        after_state = table.progress.state if table.progress is not None else None
+        folded.append((pending, before_state, after_state))
+    return folded
 
 
 def _redact(

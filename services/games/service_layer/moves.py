@@ -27,6 +27,7 @@ from services.games.service_layer.core import (
 from services.games.service_layer.errors import (
     Conflict,
     Forbidden,
+    GameServiceError,
     IdempotencyInFlight,
     InvalidRequest,
     RuleViolation,
@@ -35,6 +36,7 @@ from services.games.service_layer.errors import (
 from services.games.service_layer.length import guarded
 from shared.auth import Identity
 from shared.canonical import canonical_json
+from shared.eventstore.model import ConcurrencyConflict
 
 
 class Moves(Clocks):
@@ -45,52 +47,76 @@ class Moves(Clocks):
         move: dict[str, Any],
         expected_version: int,
         idempotency_key: str | None,
+        token_check: str | None = None,
     ) -> tuple[int, dict[str, Any], bool]:
         """Returns (status, body, replayed). With an ``idempotency_key``, every request with that key gets
         the first one's answer (``replayed`` for all but the first) and only the first writes: concurrent
         ones wait on the key inside their transaction; after ``idempotency_wait`` seconds they get 409
-        ``idempotency_in_flight`` (retry later)."""
+        ``idempotency_in_flight`` (retry later). ``token_check``: the hash of the caller's bearer token,
+        not yet checked (``PlayerDirectory.known_token``): checked inside the move's transaction, a
+        revoked one makes it a 401 that writes nothing."""
         if identity.player_id is None:
             raise Unauthorized("moves need a player token")
         game_id = _valid_id(game_id)
-        request_hash = hashlib.sha256(
-            canonical_json({"g": game_id, "m": move, "v": expected_version}).encode()
-        ).hexdigest()
-        if idempotency_key:
-            with self.uow.read() as repo:
-                earlier = repo.idempotent_answer(identity.player_id, idempotency_key)
-            if earlier is not None:
-                return self._replayed(earlier, request_hash)
+        request_hash = (
+            hashlib.sha256(canonical_json({"g": game_id, "m": move, "v": expected_version}).encode()).hexdigest()
+            if idempotency_key
+            else ""
+        )
+        # One round trip (issue 19): BEGIN, the key's lock, the events, outbox, read model, the answer
+        # and COMMIT go out in one pipeline, against the cached table at ``expected_version``. A
+        # request that repeats a key finds the first one's answer only when its own write cannot go
+        # through (the version or the key is taken: the unique keys say so at commit) or it is refused
+        # (e.g. stale): then the answer is looked up and replayed.
         try:
-            with self.uow.begin() as repo:
+            with self.uow.pipelined() as repo:
+                if token_check:
+                    repo.require_token(token_check, identity.player_id)
                 if idempotency_key:
-                    repo.lock_idempotency_key(identity.player_id, idempotency_key, self.idempotency_wait)
-                    earlier = repo.idempotent_answer(identity.player_id, idempotency_key)
-                    if earlier is not None:  # a concurrent request with this key answered meanwhile
-                        return self._replayed(earlier, request_hash)
+                    repo.queue_idempotency_lock(identity.player_id, idempotency_key, self.idempotency_wait)
                 committed, body = self._move(repo, identity, game_id, move, expected_version)
                 if idempotency_key:
                     repo.save_idempotent_answer(
                         identity.player_id, idempotency_key, game_id, request_hash, 201, body
                     )
-            self._after_commit(committed)
-            return 201, body, False
+        except psycopg.errors.InvalidAuthorizationSpecification:
+            raise Unauthorized("the bearer token is not valid", field="Authorization") from None
         except TimeRanOut as exc:  # nothing was written: record the timeout, then refuse the move
+            self._check_token(token_check, identity.player_id)
             self.expire_due(game_id)
             raise Conflict(
                 f"{exc}; the move came too late and the timeout is recorded", code="time_expired"
             ) from None
-        except IdempotencyKeyBusy:
+        except (IdempotencyKeyBusy, psycopg.errors.LockNotAvailable):
             raise IdempotencyInFlight(
                 "a request with this Idempotency-Key is still being processed; retry to get its answer",
                 retry_after=1,
             ) from None
-        except psycopg.errors.UniqueViolation:
+        except (psycopg.errors.UniqueViolation, ConcurrencyConflict):
+            self.cache.forget(game_id)  # another writer got this version first: reload next time
+            self._check_token(token_check, identity.player_id)
+            if idempotency_key and (earlier := self._earlier(identity.player_id, idempotency_key)):
+                return self._replayed(earlier, request_hash)
+            raise Conflict(
+                "another move was recorded first; reload and retry", code="stale_version"
+            ) from None
+        except GameServiceError:
+            self._check_token(token_check, identity.player_id)  # a refusal says nothing to a dead token
+            if idempotency_key and (earlier := self._earlier(identity.player_id, idempotency_key)):
+                return self._replayed(earlier, request_hash)
+            raise
+        self._after_commit(committed)
+        return 201, body, False
+
+    def _check_token(self, token_check: str | None, player_id: str) -> None:
+        if token_check:
             with self.uow.read() as repo:
-                earlier = repo.idempotent_answer(identity.player_id, idempotency_key or "")
-            if earlier is None:
-                raise
-            return self._replayed(earlier, request_hash)
+                if not repo.token_live(token_check, player_id):
+                    raise Unauthorized("the bearer token is not valid", field="Authorization")
+
+    def _earlier(self, player_id: str, key: str) -> tuple[str, str, int, dict[str, Any]] | None:
+        with self.uow.read() as repo:
+            return repo.idempotent_answer(player_id, key)
 
     @staticmethod
     def _replayed(
@@ -111,7 +137,7 @@ class Moves(Clocks):
         move: dict[str, Any],
         expected_version: int,
     ) -> tuple[Committed, dict[str, Any]]:
-        table = self.load(repo, game_id)
+        table = self.load(repo, game_id, trust_cache_at=expected_version)
         engine = self.registry.get(table.game_type)
         seat = table.seat_of(identity.player_id)
         if seat is None:

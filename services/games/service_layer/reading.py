@@ -97,7 +97,7 @@ class Reading(ServiceCore):
                     for e in repo.events.read_stream(game_id, after, limit)
                 ]
             else:
-                items = repo.views(game_id, viewer, after, limit=limit)
+                items = self.copies(repo, game_id, viewer, after, limit)
         return {"game_id": game_id, "version": table.version, "status": table.status, "events": items}
 
     def export(self, game_id: str, identity: Identity) -> dict[str, Any]:

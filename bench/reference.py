@@ -1,0 +1,352 @@
+"""Issue 19: every figure as a ratio to a reference measured in the same run, in interleaved rounds.
+
+- POST move (Tally, the bench game) at 1, 8 and 32 clients, without and with an ``Idempotency-Key``,
+  against a bare reference endpoint (``bench/support/reference_app.py``: Flask, one INSERT and one RQ
+  enqueue) under the same gunicorn; wrk is the load generator (``bench/support/move.lua``), one
+  connection per wrk thread, each playing its own game.
+- A raw single-row INSERT (one statement, its own transaction) and the event store's append, with 1
+  and 8 writers (processes).
+- Rebuilding a 10,000-event game from PostgreSQL without snapshots (and with them) against the
+  ``eventsourcing`` library's reconstruct of as many events (``.bench-venv``, bench only).
+- Move latency at version 5,000 against version 10.
+
+The load average is printed at the start and before every round. Run: ``make bench`` (all modules)
+or ``.venv/bin/python -m bench.run reference``; ``BENCH_SECONDS`` (default 5) per wrk run,
+``BENCH_ROUNDS`` (default 3)."""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import requests
+
+from bench.common import bench_backends
+
+ROOT = Path(__file__).resolve().parents[1]
+LUA = Path(__file__).parent / "support" / "move.lua"
+PEER = Path(__file__).parent / "support" / "peer_eventsourcing.py"
+SECONDS = float(os.environ.get("BENCH_SECONDS") or 5)
+ROUNDS = int(os.environ.get("BENCH_ROUNDS") or 3)
+CLIENTS = (1, 8, 32)
+LONG = 1_000_000  # Tally length: the benchmark's games never end
+
+
+def load() -> list[float]:
+    return [round(x, 2) for x in os.getloadavg()]
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _gunicorn(app: str, env: dict[str, str]) -> tuple[subprocess.Popen[bytes], str]:
+    """The games service's production server: gunicorn gthread, 2 workers x 16 threads."""
+    port = _free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", app, "--bind", f"127.0.0.1:{port}", "--worker-class", "gthread",
+         "--workers", "2", "--threads", "16", "--log-level", "warning"],
+        env=env,
+        cwd=ROOT,
+    )
+    return server, f"http://127.0.0.1:{port}"
+
+
+def _wait(url: str) -> None:
+    for _ in range(300):
+        try:
+            requests.get(url, timeout=1)
+            return
+        except requests.RequestException:
+            time.sleep(0.1)
+    raise RuntimeError(f"{url} did not come up")
+
+
+class Games:
+    """Tally games over HTTP, each with its two players' tokens."""
+
+    def __init__(self, base: str) -> None:
+        self.base = base
+        self.admin = requests.Session()
+        self.admin.headers["Authorization"] = "Bearer bench"
+
+    def player(self, name: str) -> tuple[str, str]:
+        body = requests.post(self.base + "/v1/players", json={"display_name": name}, timeout=10).json()
+        return body["id"], body["token"]
+
+    def new(self) -> dict[str, Any]:
+        (a, ta), (b, tb) = self.player("a"), self.player("b")
+        r = self.admin.post(
+            self.base + "/v1/games", json={"game_type": "tally", "seats": [a, b], "options": {"length": LONG}},
+            timeout=10,
+        )
+        return {"id": r.json()["id"], "tokens": [ta, tb]}
+
+    def write_file(self, games: list[dict[str, Any]], path: Path) -> None:
+        lines = []
+        for g in games:
+            now = self.admin.get(f"{self.base}/v1/games/{g['id']}", timeout=10).json()
+            lines.append(f"{g['id']} {g['tokens'][0]} {g['tokens'][1]} {now['version']} {now['to_move'][0]}")
+        path.write_text("\n".join(lines) + "\n")
+
+
+def wrk(url: str, clients: int, mode: str, games_file: Path, max_requests: int = 0, seconds: float = SECONDS) -> dict[str, Any]:
+    env = dict(os.environ, GAMES_FILE=str(games_file), MODE=mode, MAX_REQUESTS=str(max_requests),
+               RUN_ID=uuid.uuid4().hex[:12])
+    out = subprocess.run(
+        ["wrk", "-t", str(clients), "-c", str(clients), "-d", f"{max(1, round(seconds))}s", "--latency", "-s", str(LUA), url],
+        env=env, capture_output=True, text=True, timeout=seconds + 120, check=True,
+    ).stdout
+    line = [x for x in out.splitlines() if x.startswith("{")][-1]
+    return dict(json.loads(line))
+
+
+def http_rounds(games_url: str, ref_url: str, work: Path) -> dict[str, Any]:
+    games = Games(games_url)
+    pools = {(mode, c): [games.new() for _ in range(c)] for mode in ("move", "key") for c in CLIENTS}
+    ref_file = work / "ref.txt"
+    ref_file.write_text("\n".join("x t t 0 0" for _ in range(max(CLIENTS))) + "\n")
+    runs: dict[str, list[dict[str, Any]]] = {}
+    loads = []
+    for _ in range(ROUNDS):
+        loads.append(load())
+        for c in CLIENTS:
+            for mode in ("ref", "move", "key"):
+                if mode == "ref":
+                    result = wrk(ref_url, c, "ref", ref_file)
+                else:
+                    path = work / f"{mode}-{c}.txt"
+                    games.write_file(pools[(mode, c)], path)
+                    result = wrk(games_url, c, mode, path)
+                runs.setdefault(f"{mode}_{c}", []).append(result)
+    out: dict[str, Any] = {"load_average_before_each_round": loads}
+    for c in CLIENTS:
+        ref, move, key = runs[f"ref_{c}"], runs[f"move_{c}"], runs[f"key_{c}"]
+        ratio = [m["per_s"] / r["per_s"] for m, r in zip(move, ref, strict=True)]
+        key_ratio = [k["per_s"] / m["per_s"] for k, m in zip(key, move, strict=True)]
+        p99 = [m["p99_ms"] / r["p99_ms"] for m, r in zip(move, ref, strict=True)]
+        out[f"clients_{c}"] = {
+            "reference_per_s": _median(r["per_s"] for r in ref),
+            "move_per_s": _median(m["per_s"] for m in move),
+            "move_with_key_per_s": _median(k["per_s"] for k in key),
+            "ratio_move_to_reference": _median(ratio),
+            "ratio_move_with_key_to_move": _median(key_ratio),
+            "reference_p99_ms": _median(r["p99_ms"] for r in ref),
+            "move_p99_ms": _median(m["p99_ms"] for m in move),
+            "ratio_move_p99_to_reference_p99": _median(p99),
+            "errors": sum(x["errors"] for x in ref + move + key),
+            "rounds": {"reference": ref, "move": move, "move_with_key": key},
+        }
+    return out
+
+
+def latency_by_version(games_url: str, db_url: str, work: Path) -> dict[str, Any]:
+    """c=1, 300 moves from version ~10 and from version ~5,000 (the long game played in process)."""
+    games = Games(games_url)
+    long_game = games.new()
+    _play_in_process(db_url, long_game["id"], 5_000)
+    early_v, late_v = [], []
+    for _ in range(ROUNDS):
+        fresh = games.new()
+        for name, game, into in (("early", fresh, early_v), ("late", long_game, late_v)):
+            path = work / f"{name}.txt"
+            games.write_file([game], path)
+            wrk(games_url, 1, "move", path, max_requests=5, seconds=10)  # this worker's cache, warm
+            games.write_file([game], path)
+            into.append(wrk(games_url, 1, "move", path, max_requests=300, seconds=30))
+    p50 = [late["p50_ms"] / early["p50_ms"] for early, late in zip(early_v, late_v, strict=True)]
+    return {
+        "around_v10": {"p50_ms": _median(r["p50_ms"] for r in early_v), "p99_ms": _median(r["p99_ms"] for r in early_v)},
+        "around_v5000": {"p50_ms": _median(r["p50_ms"] for r in late_v), "p99_ms": _median(r["p99_ms"] for r in late_v)},
+        "ratio_v5000_to_v10_p50": _median(p50),
+    }
+
+
+def _service(db_url: str) -> Any:
+    from bench.support.tally import Tally
+    from services.games.adapters.postgres import UnitOfWork
+    from services.games.engines.registry import Registry
+    from services.games.service_layer.handlers import GamesService
+    from shared.db import make_pool
+
+    return GamesService(Registry([Tally()]), UnitOfWork(make_pool(db_url, max_size=2)))
+
+
+def _play_in_process(db_url: str, game_id: str, until_version: int) -> None:
+    from shared.auth import Identity
+
+    svc = _service(db_url)
+    table = svc._read_table(game_id)
+    while table.version < until_version:
+        seat = table.progress.state.moves % 2
+        svc.make_move(Identity(player_id=table.seats[seat]), game_id, {"type": "add"}, table.version, None)
+        table = svc._read_table(game_id)
+    svc.uow.pool.close()
+
+
+def rebuild(db_url: str) -> dict[str, Any]:
+    """A 10,000-event Tally game rebuilt by a fresh service (no cached table), with the snapshots the
+    service keeps and without them; the eventsourcing peer's reconstruct of 10,000 events."""
+    from bench.support.tally import Tally
+    from services.games.service_layer.cache import TableCache
+    from shared.auth import Identity, PlayerDirectory
+
+    svc = _service(db_url)
+    seats = [PlayerDirectory(svc.uow.pool).register(f"r{k}")[0] for k in range(2)]
+    game_id = svc.create_game(Identity(admin=True), {"game_type": "tally", "seats": seats, "options": {"length": LONG}})["id"]
+    _play_in_process(db_url, game_id, 10_000)
+    assert Tally  # the registry of _service
+
+    def timed() -> float:
+        samples = []
+        for _ in range(5):
+            svc.cache = TableCache()
+            started = time.perf_counter()
+            with svc.uow.read() as repo:
+                table = svc.load(repo, game_id)
+            samples.append(time.perf_counter() - started)
+        assert table.version >= 10_000
+        return round(statistics.median(samples) * 1000, 2)
+
+    out_json = json_decoding(db_url, game_id)
+    with_snapshots = timed()
+    with psycopg.connect(db_url, autocommit=True) as conn:
+        conn.execute("DELETE FROM games.snapshots WHERE stream_id = %s", (game_id,))
+    without = timed()
+    version = svc._read_table(game_id).version
+    svc.uow.pool.close()
+    peer: dict[str, Any] = {"error": "no .bench-venv (python3 -m venv .bench-venv && .bench-venv/bin/pip install 'eventsourcing[postgres]')"}
+    python = ROOT / ".bench-venv" / "bin" / "python"
+    if python.exists():
+        done = subprocess.run([str(python), str(PEER), db_url, str(version)], capture_output=True, text=True, timeout=600)
+        peer = json.loads(done.stdout.strip().splitlines()[-1]) if done.returncode == 0 else {"error": done.stderr[-500:]}
+    out = {"events": version, "without_snapshots_ms": without, "with_snapshots_ms": with_snapshots, "eventsourcing": peer,
+           "json": out_json}
+    if "reconstruct_ms" in peer:
+        out["ratio_without_snapshots_to_eventsourcing"] = round(without / peer["reconstruct_ms"], 3)
+    return out
+
+
+def json_decoding(db_url: str, game_id: str) -> dict[str, Any]:
+    """Fetching a 10,000-event stream's payload and metadata columns: decoded by the standard library,
+    by orjson (what the services use, shared/db.py), and not decoded (as text), to choose the decoder."""
+    import psycopg.types.json
+
+    out: dict[str, Any] = {}
+    query = "SELECT payload, metadata FROM games.events WHERE stream_id = %s ORDER BY version"
+    for label, loads, text in (("stdlib_json_ms", json.loads, False), ("orjson_ms", None, False), ("undecoded_text_ms", None, True)):
+        with psycopg.connect(db_url) as conn:
+            if loads is not None:
+                psycopg.types.json.set_json_loads(loads, conn)
+            samples = []
+            for _ in range(5):
+                started = time.perf_counter()
+                conn.execute(query.replace("payload, metadata", "payload::text, metadata::text") if text else query, (game_id,)).fetchall()
+                samples.append(time.perf_counter() - started)
+        out[label] = round(statistics.median(samples) * 1000, 1)
+    return out
+
+
+def _writer(args: tuple[str, str, int, float]) -> int:
+    """One writer process: appends (or raw inserts) for ``seconds``; returns how many."""
+    db_url, kind, worker, seconds = args
+    from shared.db import make_pool
+    from shared.eventstore.model import NewEvent
+    from shared.eventstore.postgres import PostgresEventStore
+
+    payload = {"seat": worker % 2, "player_id": "0f0e1c2a-1111-4c4c-9d9d-123456789abc", "move": {"type": "add"}}
+    done, deadline = 0, time.perf_counter() + seconds
+    if kind == "raw":
+        with psycopg.connect(db_url, autocommit=True) as conn:
+            while time.perf_counter() < deadline:
+                conn.execute(
+                    "INSERT INTO public.bench_raw (stream_id, version, payload) VALUES (%s, %s, %s::jsonb)",
+                    (f"raw-{worker}", done + 1, json.dumps(payload)),
+                )
+                done += 1
+        return done
+    pool = make_pool(db_url, max_size=1)
+    store = PostgresEventStore(pool, "games")
+    stream, prev = f"append-{worker}-{uuid.uuid4().hex}", None
+    while time.perf_counter() < deadline:
+        prev = store.append(stream, done, [NewEvent("Added", payload)], prev_hash=prev)[-1].hash
+        done += 1
+    pool.close()
+    return done
+
+
+def writes(db_url: str) -> dict[str, Any]:
+    with psycopg.connect(db_url, autocommit=True) as conn:
+        conn.execute("CREATE TABLE public.bench_raw (id BIGSERIAL PRIMARY KEY, stream_id TEXT, version INT, payload JSONB)")
+    seconds = SECONDS
+    rates: dict[str, list[float]] = {}
+    ctx = multiprocessing.get_context("spawn")
+    with ctx.Pool(8) as pool:
+        pool.map(_writer, [(db_url, "raw", w, 0.2) for w in range(8)])  # the processes, started
+        for _ in range(ROUNDS):
+            for writers in (1, 8):
+                for kind in ("raw", "append"):
+                    counts = pool.map(_writer, [(db_url, kind, w, seconds) for w in range(writers)])
+                    rates.setdefault(f"{kind}_{writers}", []).append(sum(counts) / seconds)
+    out: dict[str, Any] = {"note": "append: the event store bound to a pool, one event per append, predecessor hash known (as the games service passes it)"}
+    for writers in (1, 8):
+        raw, append = rates[f"raw_{writers}"], rates[f"append_{writers}"]
+        out[f"writers_{writers}"] = {
+            "raw_insert_per_s": _median(raw),
+            "append_events_per_s": _median(append),
+            "ratio_append_to_raw": _median([a / r for a, r in zip(append, raw, strict=True)]),
+        }
+    return out
+
+
+def _median(values: Any) -> float:
+    return round(statistics.median(list(values)), 3)
+
+
+def main() -> dict[str, Any]:
+    out: dict[str, Any] = {"load_average_at_start": load(), "cpus": os.cpu_count()}
+    if shutil.which("wrk") is None:
+        return {**out, "error": "wrk is not installed (apt-get install wrk)"}
+    with bench_backends() as (db_url, redis_url, _), tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        from bench.support.reference_app import TABLE
+
+        with psycopg.connect(db_url, autocommit=True) as conn:
+            conn.execute(TABLE)
+        env = dict(os.environ, DATABASE_URL=db_url, REDIS_URL=redis_url, ADMIN_TOKEN="bench", LOG_LEVEL="WARNING",
+                   RATE_LIMITS="off")
+        games_server, games_url = _gunicorn("bench.support.tally_app:app()", env)
+        ref_server, ref_url = _gunicorn("bench.support.reference_app:app()", env)
+        try:
+            _wait(games_url + "/readyz")
+            _wait(ref_url + "/")
+            out["server"] = "gunicorn gthread 2 workers x 16 threads (both); wrk on the same 2 cores"
+            out["post_move"] = http_rounds(games_url, ref_url, work)
+            out["move_latency_by_version"] = latency_by_version(games_url, db_url, work)
+        finally:
+            for server in (games_server, ref_server):
+                server.terminate()
+                server.wait(10)
+        out["load_average_before_writes"] = load()
+        out["writes"] = writes(db_url)
+        out["load_average_before_rebuild"] = load()
+        out["rebuild"] = rebuild(db_url)
+    return out
+
+
+if __name__ == "__main__":
+    print(json.dumps(main(), indent=2))
