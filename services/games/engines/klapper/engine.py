@@ -15,7 +15,6 @@ from services.games.engines.base import (
     MoveDoc,
     Outcome,
     Rng,
-    ranks_from_scores,
 )
 
 from . import checks, decide, events, views
@@ -273,20 +272,7 @@ class KlapperEngine(Engine[KlapperState]):
     def outcome(self, state: KlapperState) -> Outcome | None:
         if state.phase != "game_over":
             return None
-        side_scores = [float(s) for s in state.score]
-        seat_scores = [side_scores[state.side_of[s]] for s in range(state.n)]
-        reason = f"a side reached {state.opts.target} with the highest score (KL-39)"
-        if state.n in (4, 6):
-            team_ranks = ranks_from_scores(side_scores)
-            return Outcome(
-                [team_ranks[state.side_of[s]] for s in range(state.n)],
-                seat_scores,
-                reason,
-                teams=[state.members(s) for s in range(state.num_sides)],
-                team_ranks=team_ranks,
-                team_scores=side_scores,
-            )
-        return Outcome(ranks_from_scores(seat_scores), seat_scores, reason)
+        return game_length.ranked_on_scores(state, f"a side reached {state.opts.target} with the highest score (KL-39)")
 
     # --- the length guard (KL-R-LEN) --------------------------------------------------------
     length_limit = game_length.LIMIT

@@ -35,9 +35,14 @@ def length(state: KlapperState) -> int:
 
 
 def adjudicate(state: KlapperState) -> Outcome:
+    return ranked_on_scores(state, f"{RULE}: adjudicated after {state.deal_no} deals on the scores (KL-39)")
+
+
+def ranked_on_scores(state: KlapperState, reason: str) -> Outcome:
+    """The outcome KL-39 ranks from the sides' scores (KL-43, KL-47: per player with 2 or 3 players;
+    partnerships with 4 or 6): the game's own end and the length guard's adjudication alike."""
     side_scores = [float(s) for s in state.score]
     seat_scores = [side_scores[state.side_of[s]] for s in range(state.n)]
-    reason = f"{RULE}: adjudicated after {state.deal_no} deals on the scores (KL-39)"
     if state.n in (4, 6):
         team_ranks = ranks_from_scores(side_scores)
         return Outcome(
