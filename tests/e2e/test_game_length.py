@@ -8,18 +8,13 @@ option keeps it fast. CityHopper's questions go out and come back through the re
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
-from redis import Redis
-from rq import Queue, SimpleWorker
 
-from services.games.bootstrap import create_app
-from services.games.engines.registry import default_registry
-from shared.db import make_pool
-from shared.outbox import relay_once
-from tests.e2e.conftest import ADMIN, Client, Server, register, settings_for
+from tests.e2e.conftest import ADMIN, Client, register
+from tests.e2e.test_cityhopper_with_questions import stack  # noqa: F401  (the CityHopper fixture: the questions through the queues)
 
 pytestmark = pytest.mark.e2e
 
@@ -31,28 +26,6 @@ CASES: dict[str, tuple[int, dict[str, Any], str, str]] = {
     "paardenkoppen": (3, {"end_mode": "until_cannot_ante", "max_rounds": 1}, "PK-R-LEN", "rounds"),
     "cityhopper": (2, {"max_turns": 4}, "CH-R-LEN", "turns"),
 }
-
-
-@pytest.fixture
-def stack(database_url: str, redis_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[str, Callable[[], int]]]:
-    monkeypatch.setenv("DATABASE_URL", database_url)
-    monkeypatch.setenv("REDIS_URL", redis_url)
-    server = Server(create_app(settings_for(database_url, redis_url), default_registry("")))
-    pool = make_pool(database_url, max_size=2)
-    redis = Redis.from_url(redis_url)
-
-    def pump() -> int:
-        """games outbox -> questions worker -> questions outbox -> games worker (CityHopper's questions)."""
-        moved = relay_once(pool, "games", redis)
-        SimpleWorker([Queue("questions", connection=redis)], connection=redis).work(burst=True)
-        moved += relay_once(pool, "questions", redis)
-        SimpleWorker([Queue("games", connection=redis)], connection=redis).work(burst=True)
-        return moved
-
-    yield server.url, pump
-    server.stop()
-    pool.close()
-    redis.close()
 
 
 def test_every_game_type_documents_its_maximum(games_url: str) -> None:
@@ -82,7 +55,7 @@ def test_a_maximum_out_of_bounds_is_refused_naming_the_option(games_url: str) ->
 
 
 @pytest.mark.parametrize("game_type", list(CASES))
-def test_random_play_ends_within_the_documented_maximum(stack: tuple[str, Callable[[], int]], game_type: str) -> None:
+def test_random_play_ends_within_the_documented_maximum(stack: tuple[str, Callable[[], int]], game_type: str) -> None:  # noqa: F811
     base, pump = stack
     num_players, options, rule, unit = CASES[game_type]
     admin = Client(base, ADMIN)
