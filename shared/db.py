@@ -53,7 +53,19 @@ def pool_timeout() -> float:
     return float(os.environ.get("DB_POOL_TIMEOUT") or 1.5)
 
 
+def pool_limits(max_size: int) -> tuple[int, float]:
+    """(max_size, max_idle) of a pool: ``DB_POOL_MAX`` caps every pool of the process (an operator
+    sharing one PostgreSQL's ``max_connections`` among many processes, or a test stack), ``DB_POOL_MAX_IDLE``
+    (seconds, default psycopg-pool's 600) is how long a connection above the minimum stays open unused."""
+    cap = os.environ.get("DB_POOL_MAX")
+    idle = os.environ.get("DB_POOL_MAX_IDLE")
+    return (min(max_size, max(1, int(cap))) if cap else max_size), (float(idle) if idle else 600.0)
+
+
 def make_pool(conninfo: str, min_size: int = 1, max_size: int = 10, **kwargs: Any) -> ConnectionPool:
+    max_size, max_idle = pool_limits(max_size)
+    min_size = min(min_size, max_size)
+    kwargs.setdefault("max_idle", max_idle)
     kwargs.setdefault("timeout", pool_timeout())
     connect_args = dict(kwargs.pop("kwargs", None) or {})
     if "connect_timeout" not in conninfo:

@@ -114,8 +114,12 @@ def test_a_job_whose_first_run_loses_its_database_connection_is_retried_and_rate
     """What a PostgreSQL restart does to a worker: its pooled connection is terminated (AdminShutdown)."""
     env.setenv("SPELTAFEL_JOB_RETRY_INTERVALS", "1")
     service = ratings_jobs._service()
+    # the pool's one connection is open before we take it (a request racing the opening would make the
+    # pool grow a second, healthy connection that the job would then use)
+    service.uow.pool.wait(timeout=10)
     with service.uow.pool.connection() as conn:
         pid = conn.info.backend_pid
+    assert service.uow.pool.get_stats()["pool_size"] == 1
     query(database_url, "SELECT pg_terminate_backend(%s)", pid)
     body = new_game()
     publish(pool, body)

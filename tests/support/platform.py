@@ -68,6 +68,8 @@ def running_platform(database_url: str, redis_url: str, admin_token: str, where:
                 SPELTAFEL_HOST="127.0.0.1", SPELTAFEL_DATA_DIR=str(where / "data"), RATE_LIMITS="off",
                 LOG_LEVEL="INFO", PYTHONUNBUFFERED="1")
     env |= {"STREAMS_PORT": str(free_port())}  # the stream gateway
+    # 14 processes on the machine's shared PostgreSQL beside the other tiers: a few connections each
+    env |= {"DB_POOL_MAX": "4", "DB_POOL_MAX_IDLE": "30"}
     env |= extra_env
     output = where / "terminal.txt"
     with output.open("wb") as out:
