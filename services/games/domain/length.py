@@ -32,7 +32,7 @@ ADJUDICATED = "GameAdjudicated"
 def option_schema(limit: LengthLimit) -> dict[str, Any]:
     """The JSON Schema of the table option that sets the maximum."""
     return {
-        "type": "integer",
+        "type": "integer" if limit.default is not None else ["integer", "null"],
         "minimum": limit.minimum,
         "maximum": limit.maximum,
         "default": limit.default,
@@ -67,6 +67,8 @@ def split_options(
     rest = {k: v for k, v in options.items() if k != limit.option}
     normalized = engine.normalize_options(num_players, rest)
     value = options.get(limit.option, limit.default)
+    if value is None and limit.default is None:  # the spec sets no limit (HopPaa, HP-46) and none was asked for
+        return normalized, None
     if isinstance(value, bool) or not isinstance(value, int) or not limit.minimum <= value <= limit.maximum:
         raise InvalidOptions(
             limit.option, f"must be an integer from {limit.minimum} to {limit.maximum} ({limit.unit})", limit.rule

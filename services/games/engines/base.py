@@ -147,7 +147,7 @@ class LengthLimit:
 
     option: str  # the table option that sets it, e.g. "max_rounds"
     unit: str  # what ``Engine.length`` counts: "rounds", "deals", "turns"
-    default: int
+    default: int | None  # None: no limit unless the table sets one (the spec says there is none)
     minimum: int
     maximum: int
     rule: str  # e.g. "HP-R-LEN"

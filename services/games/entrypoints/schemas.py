@@ -380,11 +380,12 @@ class GameTypeSchema(ma.Schema):
         allow_none=True,
         metadata={
             "description": "the game's documented maximum length (issue 17.2, README \"Game length\"): `unit` "
-            "(rounds, deals, turns), `default`, `minimum`, `maximum`, the table `option` that sets it and the `rule` "
-            "(the spec's, or the platform ruling where the spec is silent); a game that would start unit "
-            "limit+1 is ended by `GameAdjudicated` and `GameFinished`",
-            "example": {"option": "max_rounds", "unit": "rounds", "default": 300, "minimum": 1, "maximum": 1000,
-                        "rule": "HP-R-LEN", "description": "HP-R-LEN: at most this many rounds ..."},
+            "(rounds, deals, turns), `default` (null: no maximum unless the table sets one, as HopPaa's HP-46 "
+            "says), `minimum`, `maximum`, the table `option` that sets it and the `rule` (the platform ruling, "
+            "the specs being silent); a game that would start unit limit+1 is ended by `GameAdjudicated` and "
+            "`GameFinished`",
+            "example": {"option": "max_deals", "unit": "deals", "default": 100, "minimum": 1, "maximum": 1000,
+                        "rule": "KL-R-LEN", "description": "KL-R-LEN: at most this many deals ..."},
         },
     )
     view_schema = ma.fields.Dict(

@@ -3,8 +3,10 @@
 HP-46 says there is no round limit, and at every player count one bidder at least must miss (the bids
 may not sum to the 9 tricks, HP-15 / HP-R2), so a game can go on for hundreds of rounds: with
 uniformly random moves two players practically never finish (HP-42 needs every pawn exactly on 35,
-HP-R11, while each miss moves a pawn back, HP-30). The platform therefore caps a table at
-``max_rounds`` rounds. When round ``max_rounds + 1`` would start, the game is adjudicated on the
+HP-R11, while each miss moves a pawn back, HP-30). The issue asks every game type for a maximum, but
+HP-46 is explicit, and the spec wins: a HopPaa table has **no round limit by default**. A table (or a
+league's options) may set ``max_rounds``, an agreed variant like the others; when round
+``max_rounds + 1`` would start, the game is adjudicated on the
 positions after the last round: a player's score is the sum of his pawns' squares (a finished pawn
 counts 35, as in HP-9); in team mode both partners' pawns count for the team (HP-43). Higher is
 better; equal scores are split by the higher lowest pawn (the reverse of HP-9's white-pawn measure);
@@ -21,14 +23,14 @@ RULE = "HP-R-LEN"
 LIMIT = LengthLimit(
     option="max_rounds",
     unit="rounds",
-    default=300,
+    default=None,  # HP-46: no round limit unless the table sets one
     minimum=1,
     maximum=1000,
     rule=RULE,
     description=(
-        "HP-R-LEN: at most this many rounds (HP-46 has no limit); when the next round would start the game "
-        "is adjudicated: sum of pawn squares (team: both partners), then the higher lowest pawn; equal "
-        "standings share the rank."
+        "HP-R-LEN: at most this many rounds, if the table sets it (null, the default: no limit, as HP-46 "
+        "says); when the next round would start the game is adjudicated: sum of pawn squares (team: both "
+        "partners), then the higher lowest pawn; equal standings share the rank."
     ),
 )
 

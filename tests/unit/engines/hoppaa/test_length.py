@@ -21,12 +21,17 @@ def test_HP_R_LEN_HP_46_uniform_random_two_player_game_stops_when_round_three_wo
     assert at.state.round == 2
 
 
-def test_HP_R_LEN_default_and_bounds() -> None:
-    """HP-R-LEN: default 300 rounds, 1..1000, named in the error."""
+def test_HP_46_no_round_limit_by_default_and_HP_R_LEN_bounds() -> None:
+    """HP-46: "There is no round limit", and the spec wins over the issue's maximum for every game: a
+    HopPaa table has none unless it sets ``max_rounds`` (HP-R-LEN: 1..1000, named in the error)."""
     limit = ENGINE.length_limit
     assert limit is not None and (limit.option, limit.unit, limit.default, limit.rule) == (
-        "max_rounds", "rounds", 300, "HP-R-LEN")
+        "max_rounds", "rounds", None, "HP-R-LEN")
     options, record = length.split_options(ENGINE, 4, {})
+    assert "max_rounds" not in options and record is None
+    options, record = length.split_options(ENGINE, 4, {"max_rounds": None})
+    assert "max_rounds" not in options and record is None
+    options, record = length.split_options(ENGINE, 4, {"max_rounds": 300})
     assert options["max_rounds"] == 300 and record == {"option": "max_rounds", "unit": "rounds", "limit": 300,
                                                         "rule": "HP-R-LEN"}
     for bad in (0, 1001, True, "5"):
@@ -55,8 +60,8 @@ def test_HP_R_LEN_HP_43_team_mode_counts_both_partners() -> None:
     assert outcome.team_ranks == [1, 2] and outcome.ranks == [1, 2, 1, 2]
 
 
-def test_HP_R_LEN_the_issues_game_ends_at_the_default_300_rounds() -> None:
-    """HP-R-LEN, issue 17: a uniformly random 2-player game with the default options (no round limit by
-    HP-46) is stopped when round 301 would start, not run forever."""
-    at = assert_stops_exactly_at_the_cap(ENGINE, 2, {}, seed=7)
+def test_HP_R_LEN_the_issues_game_ends_at_a_tables_300_rounds() -> None:
+    """HP-R-LEN, issue 17: a uniformly random 2-player game (which HP-46 lets run for ever) on a table
+    that set ``max_rounds`` 300 is stopped when round 301 would start."""
+    at = assert_stops_exactly_at_the_cap(ENGINE, 2, {"max_rounds": 300}, seed=7)
     assert at.state.round == 300
