@@ -235,8 +235,12 @@ def wait_for_effects(stack: Stack, game_ids: list[str], seats: int, timeout: flo
 def audits(stack: Stack, game_ids: list[str]) -> tuple[int, list[str]]:
     """(games whose audit is ok, the others)."""
     boss, bad = admin(stack), []
-    for g in game_ids:
+    deadline = time.monotonic() + 60  # right after an outage a process may still be reconnecting:
+    for g in game_ids:                # like any client, follow a 503's Retry-After (for a minute at most)
         r = boss.get(f"/v1/games/{g}/audit", timeout=60)
+        while r.status_code == 503 and time.monotonic() < deadline:
+            time.sleep(min(5.0, float(r.headers.get("Retry-After") or 1)))
+            r = boss.get(f"/v1/games/{g}/audit", timeout=60)
         if r.status_code != 200:
             bad.append(f"{g}: HTTP {r.status_code} {r.text[:200]}")
         elif not r.json().get("ok"):
