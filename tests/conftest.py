@@ -10,6 +10,9 @@ from tests.support.infra import TestDatabase, redis_test_url, resolve_for_tests
 
 # Rate limits are off in every test that does not switch them on itself (tests/e2e/test_front_door.py).
 os.environ.setdefault("RATE_LIMITS", "off")
+# Connections a test's burst opened above a pool's minimum close after 30 s idle (psycopg-pool's default is
+# 10 min): the tiers share the machine's PostgreSQL and its max_connections (README, DB_POOL_MAX_IDLE).
+os.environ.setdefault("DB_POOL_MAX_IDLE", "30")
 
 
 @pytest.fixture(scope="session")
