@@ -78,17 +78,18 @@ def make_pool(conninfo: str, min_size: int = 1, max_size: int = 10, **kwargs: An
     return pool
 
 
-def recheck_pools(min_interval: float = 1.0) -> None:
-    """After a PostgreSQL error, test the idle connections of every pool in the background and replace
-    the broken ones (psycopg-pool's ``check``), so that after a restart of PostgreSQL the next requests
-    get fresh connections instead of one stale connection each. At most once per ``min_interval``."""
+def recheck_pools(min_interval: float = 1.0, conninfo: str | None = None) -> None:
+    """After a PostgreSQL error, test the idle connections of every pool (of the database ``conninfo``
+    when given: the one that failed) in the background and replace the broken ones (psycopg-pool's
+    ``check``), so that after a restart of PostgreSQL the next requests get fresh connections instead of
+    one stale connection each. At most once per ``min_interval``."""
     global _last_recheck
     with _recheck_lock:
         now = time.monotonic()
         if now - _last_recheck < min_interval:
             return
         _last_recheck = now
-    pools = list(_pools)
+    pools = [p for p in list(_pools) if conninfo is None or p.conninfo == conninfo]
 
     def check() -> None:
         for pool in pools:

@@ -424,7 +424,8 @@ def create_service_app(
         if backend is not None:
             log.warning("%s unavailable: %s: %s", backend, type(exc).__name__, exc)
             if backend == "PostgreSQL":
-                recheck_pools()  # replace connections a PostgreSQL restart broke before they meet a request
+                # replace connections a PostgreSQL restart broke before they meet a request (this app's database)
+                recheck_pools(conninfo=settings.database_url)
             return problem_response(
                 503,
                 "Service Unavailable",
