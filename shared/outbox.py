@@ -45,7 +45,9 @@ def _ints(text: str) -> tuple[int, ...]:
 class Delivery:
     """Retry, timeout and re-send settings (seconds); ``from_env`` reads the ``SPELTAFEL_*`` variables."""
 
-    retry_intervals: tuple[int, ...] = (1, 2, 5, 10, 30, 60, 120, 300)  # RQ Retry: one retry per entry
+    # RQ Retry, one retry per entry: at most 30 s apart for the first minute and a half (an outage of PostgreSQL
+    # that long delays a consumer by at most 30 s after it ends), then growing
+    retry_intervals: tuple[int, ...] = (1, 2, 5, 10, 15, 20, 30, 60, 120, 300)
     job_timeout: int = 60  # RQ job timeout; a killed worker's job counts as abandoned after it + grace
     abandon_grace: int = 10
     resend_after: float = 60.0  # a dispatched row whose job is missing from Redis this long is re-sent

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import tempfile
 from collections.abc import Iterator
@@ -22,7 +23,10 @@ def _backplane(name: str) -> Iterator[Backplane]:
         plane.close()
         if failed:
             print(f"faults: {name}: the launcher had stopped; its log:\n{plane.stack.log_tail()}")
-        shutil.rmtree(root, ignore_errors=True)
+        if os.environ.get("SPELTAFEL_FAULTS_KEEP"):  # keep the stack's logs and data for a post-mortem
+            print(f"faults: {name}: kept {root}")
+        else:
+            shutil.rmtree(root, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")

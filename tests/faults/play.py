@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import requests
+from redis import Redis
+from rq.job import Job
 
 from tests.faults.infra import ADMIN, Stack
 
@@ -213,9 +215,35 @@ def effects(stack: Stack, game_ids: list[str], seats: int, matchmade: bool = Tru
     twice = [g for g in game_ids if history[g] > seats or received[g] > 1]
     recorded = [g for g in game_ids if messages.get(g) in consumed
                 and (not matchmade or tables.get(g) == "finished")]
+    missing = [g for g in game_ids if g not in once or g not in recorded]
     return Effects(len(once), len(twice), len(recorded),
                    {"not_rated": [g for g in game_ids if g not in once][:5],
-                    "not_recorded": [g for g in game_ids if g not in recorded][:5]})
+                    "not_recorded": [g for g in game_ids if g not in recorded][:5],
+                    "where": where_are(stack, missing[:5]) if missing else {}})
+
+
+def where_are(stack: Stack, game_ids: list[str]) -> dict[str, list[str]]:
+    """For a post-mortem: each GameFinished outbox row of these games and its RQ job's state."""
+    out: dict[str, list[str]] = {}
+    redis = Redis.from_url(stack.redis.url)
+    try:
+        with stack.db() as conn:
+            rows = conn.execute(
+                "SELECT message->'body'->>'game_id', id, queue, dispatched_at, confirmed_at, attempts, resent,"
+                " last_error FROM games.outbox WHERE message->>'type' = 'GameFinished'"
+                " AND message->'body'->>'game_id' = ANY(%s) ORDER BY id", (game_ids,)).fetchall()
+        for game, row_id, queue, dispatched, confirmed, attempts, resent, error in rows:
+            job = Job.fetch_many([f"games-outbox-{row_id}"], connection=redis)[0]
+            state = "missing" if job is None else (
+                f"{job.get_status()} retries_left={job.retries_left} exc={(job.exc_info or '').strip()[-160:]!r}")
+            out.setdefault(str(game), []).append(
+                f"{queue}: row {row_id} dispatched={dispatched} confirmed={confirmed} attempts={attempts}"
+                f" resent={resent} error={error!r}; job {state}")
+    except Exception as exc:  # a post-mortem never hides the assertion it explains
+        out["error"] = [repr(exc)]
+    finally:
+        redis.close()
+    return out
 
 
 def wait_for_effects(stack: Stack, game_ids: list[str], seats: int, timeout: float,
