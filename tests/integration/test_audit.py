@@ -29,6 +29,7 @@ ADMIN = Identity(admin=True)
 
 @pytest.fixture
 def service(database_url: str):  # type: ignore[no-untyped-def]
+    """The games service on the test database, with every game type and the test game Dice Duel."""
     pool = make_pool(database_url, max_size=4)
     yield GamesService(REGISTRY, UnitOfWork(pool))
     pool.close()

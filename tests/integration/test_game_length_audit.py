@@ -11,24 +11,15 @@ from typing import Any
 
 import pytest
 
-from services.games.adapters.postgres import UnitOfWork
 from services.games.domain.audit import audit_export
-from services.games.engines.registry import default_registry
 from services.games.service_layer.handlers import GamesService
 from shared.auth import Identity
-from shared.db import make_pool
-from tests.integration.test_audit import failing, players, rehash, verify_file
+from tests.integration import test_audit
+from tests.integration.test_audit import REGISTRY, failing, players, rehash, verify_file
 
 pytestmark = pytest.mark.integration
-REGISTRY = default_registry("")
 ADMIN = Identity(admin=True)
-
-
-@pytest.fixture
-def service(database_url: str):  # type: ignore[no-untyped-def]
-    pool = make_pool(database_url, max_size=4)
-    yield GamesService(REGISTRY, UnitOfWork(pool))
-    pool.close()
+service = test_audit.service  # the audit tests' fixture: the games service on the test database
 
 
 def adjudicated_game(service: GamesService, seats: list[str], max_rounds: int) -> dict[str, Any]:

@@ -62,10 +62,13 @@ class GamesRepository:
         head_hash: str,
         to_move: list[int],
         outcome: dict[str, Any] | None,
+        clock_deadline: datetime | None = None,
     ) -> None:
+        """The game's row after a commit; ``clock_deadline`` is the earliest deadline of its clock (none
+        without a running clock), what the ticker looks for."""
         self.conn.execute(
             "UPDATE games.games SET seats = %s, status = %s, version = %s, head_hash = %s, to_move = %s,"
-            " outcome = %s, updated_at = now() WHERE id = %s",
+            " outcome = %s, clock_deadline = %s, updated_at = now() WHERE id = %s",
             (
                 Jsonb(seats),
                 status,
@@ -73,6 +76,7 @@ class GamesRepository:
                 head_hash,
                 Jsonb(to_move),
                 Jsonb(outcome) if outcome is not None else None,
+                clock_deadline,
                 game_id,
             ),
         )
@@ -230,9 +234,6 @@ class GamesRepository:
         return {r[0]: int(r[1]) for r in rows}
 
     # -- clocks ------------------------------------------------------------------------
-    def set_clock_deadline(self, game_id: str, deadline: datetime | None) -> None:
-        self.conn.execute("UPDATE games.games SET clock_deadline = %s WHERE id = %s", (deadline, game_id))
-
     def due_clocks(self, now: datetime, limit: int) -> list[str]:
         """Running games whose earliest clock deadline is at or before ``now``, earliest first."""
         rows = self.conn.execute(

@@ -48,22 +48,6 @@ class TickReport:
 
 
 class Clocks(ServiceCore):
-    def _commit(
-        self,
-        repo: GamesRepository,
-        engine: Engine[Any],
-        table: Table,
-        events: list[Pending],
-        identity: Identity,
-        extra_outbox: list[Any] | None = None,
-    ) -> Committed:
-        """The one write path, plus the earliest deadline in the read model for the ticker (same transaction)."""
-        committed = super()._commit(repo, engine, table, events, identity, extra_outbox)
-        new = committed.table
-        if new.clock is not None:
-            repo.set_clock_deadline(new.game_id, new.clock.deadline(new.situation(engine)))
-        return committed
-
     def _move_accepted_at(self, table: Table, engine: Engine[Any], seat: int) -> dict[str, Any]:
         """The accepted time for ``seat``'s move (clocked tables), or ``TimeRanOut`` if it is too late."""
         stamp = self._accepted_at(table)

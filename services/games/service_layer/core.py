@@ -287,8 +287,10 @@ class ServiceCore:
                 outbox,
                 prev_hash=table.head_hash or None,
             )
+            # the earliest clock deadline goes in the same row, for the ticker (services/games/service_layer/clocks.py)
+            deadline = new.clock.deadline(new.situation(engine)) if new.clock is not None else None
             repo.update_game(
-                table.game_id, new.seats, new.status, new.version, stored[-1].hash, to_move, new.outcome
+                table.game_id, new.seats, new.status, new.version, stored[-1].hash, to_move, new.outcome, deadline
             )
         except (ConcurrencyConflict, psycopg.errors.UniqueViolation):
             self.cache.forget(table.game_id)
