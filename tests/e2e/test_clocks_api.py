@@ -100,7 +100,11 @@ def test_views_and_stream_show_the_time_and_a_claim_waits_for_the_deadline(clock
     assert view["clock"]["seats"][first]["remaining_seconds"] == 43.0  # 60 - 20 + 3
     assert view["clock"]["seats"][second]["running"] is True
     due = T0 + timedelta(seconds=20 + (43 if second == first else 60))  # Klapper may ask the bidder again
-    assert view["clock"]["deadline"] == due.isoformat(timespec="microseconds")
+    assert view["clock"]["deadline"] == view["deadline"] == due.isoformat(timespec="microseconds")
+    # a lobby sees the same deadline in the list, without opening each game
+    listed = next(g for g in mover.get("/v1/games", params={"player": mover.player_id}).json()["items"]
+                  if g["id"] == game_id)
+    assert listed["deadline"] == view["deadline"] and set(listed) <= set(view)
     then = mover.get(f"/v1/games/{game_id}/state", params={"version": game["version"]}).json()
     assert then["clock"]["seats"][first]["remaining_seconds"] == 60.0 and then["clock"]["as_of"] == T0.isoformat(
         timespec="microseconds")
@@ -122,7 +126,8 @@ def test_views_and_stream_show_the_time_and_a_claim_waits_for_the_deadline(clock
         text = stream.text
     assert "event: TimeExpired" in text and "event: clock" in text and "event: end" in text
     unclocked = Client(base, ADMIN).post("/v1/games", json={"game_type": "klapper", "num_players": 4}).json()
-    assert unclocked["clock"] is None
+    assert unclocked["clock"] is None and unclocked["deadline"] is None
+    assert mover.get(f"/v1/games/{game_id}").json()["deadline"] is None  # the game ended: no clock runs
     r = Client(base, ADMIN).post(f"/v1/games/{unclocked['id']}/timeout-claims")
     assert r.status_code == 422 and "clock" in r.json()["errors"]
 

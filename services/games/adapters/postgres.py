@@ -84,7 +84,7 @@ class GamesRepository:
     def game_row(self, game_id: str) -> dict[str, Any] | None:
         row = self.conn.execute(
             "SELECT id, game_type, options, num_players, seats, status, version, head_hash, to_move, outcome,"
-            " created_at, updated_at FROM games.games WHERE id = %s",
+            " created_at, updated_at, clock_deadline FROM games.games WHERE id = %s",
             (game_id,),
         ).fetchone()
         return _game_dict(row) if row else None
@@ -107,7 +107,8 @@ class GamesRepository:
         total_row = self.conn.execute(f"SELECT count(*) FROM games.games{clause}", args).fetchone()
         rows = self.conn.execute(
             "SELECT id, game_type, options, num_players, seats, status, version, head_hash, to_move, outcome,"
-            f" created_at, updated_at FROM games.games{clause} ORDER BY created_at DESC, id LIMIT %s OFFSET %s",
+            f" created_at, updated_at, clock_deadline FROM games.games{clause}"
+            " ORDER BY created_at DESC, id LIMIT %s OFFSET %s",
             [*args, limit, offset],
         ).fetchall()
         return [_game_dict(r) for r in rows], int(total_row[0]) if total_row else 0
@@ -277,11 +278,14 @@ def _game_dict(row: tuple[Any, ...]) -> dict[str, Any]:
         "outcome",
         "created_at",
         "updated_at",
+        "clock_deadline",
     )
     out = dict(zip(keys, row, strict=True))
     out["id"] = str(out["id"])
     out["created_at"] = out["created_at"].isoformat()
     out["updated_at"] = out["updated_at"].isoformat()
+    deadline = out["clock_deadline"]  # the earliest deadline of a running clock (services/games/domain/clock.py)
+    out["clock_deadline"] = deadline.isoformat(timespec="microseconds") if deadline is not None else None
     return out
 
 

@@ -230,6 +230,14 @@ class GameSummarySchema(ma.Schema):
     seats = ma.fields.List(ma.fields.Nested(SeatSchema))
     to_move = ma.fields.List(ma.fields.Integer())
     outcome = ma.fields.Dict(allow_none=True, metadata={"description": "ranks and scores per seat and team"})
+    deadline = ma.fields.String(
+        allow_none=True,
+        metadata={
+            "format": "date-time",
+            "description": "when the first seat to run out of time does so, if it does not move (the earliest "
+            "deadline of a running clock; null: no clock, a paused clock or a game that ended)",
+        },
+    )
 
 
 class GameSchema(GameSummarySchema):

@@ -191,6 +191,7 @@ class ServiceCore:
                 external = engine.external_request(state)
                 if external is not None:
                     waiting_for = {"kind": external.kind, "request_no": external.request_no}
+        clock = self._clock_view(table, engine)
         return {
             "id": table.game_id,
             "game_type": table.game_type,
@@ -206,7 +207,8 @@ class ServiceCore:
             "outcome": table.outcome,
             "commitment": table.commitment,
             "revealed_seed": table.revealed_seed,
-            "clock": self._clock_view(table, engine),
+            "clock": clock,
+            "deadline": clock["deadline"] if clock is not None else None,
         }
 
     def _clock_view(self, table: Table, engine: Engine[Any], now: bool = True) -> dict[str, Any] | None:

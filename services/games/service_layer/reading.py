@@ -140,6 +140,7 @@ class Reading(ServiceCore):
         items = [
             {k: row[k] for k in keys}
             | {"seats": _seat_items(row["seats"], players)}
+            | {"deadline": row["clock_deadline"] if row["status"] == "running" else None}
             for row in rows
         ]
         return {"items": items, "total": total, "limit": limit, "offset": offset}
