@@ -65,6 +65,14 @@ def test_a_clock_set_in_the_lobby_is_shown_per_seat_and_counts_down(
     page.wait(lambda: clocks(page)[mover]["text"] != first, 5, "the running clock counts down")
     assert clocks(page)[1 - mover]["text"] == "2:00", "the waiting seat's clock stands still"
 
+    # the lobby's list shows when the mover's time runs out, the deadline GET /v1/games gives
+    page.open("/")
+    row = f"[data-testid=game-row][data-game-id='{game_id}'] [data-testid=row-deadline]"
+    page.wait(lambda: bool(page.driver.find_elements("css selector", row)), 20, "the lobby row shows the deadline")
+    listed = next(g for g in call(platform.base, "GET", "/games?status=running&limit=100")["items"] if g["id"] == game_id)
+    assert page.one(row).get_attribute("data-deadline") == listed["deadline"] == call(
+        platform.base, "GET", f"/games/{game_id}")["clock"]["deadline"]
+
 
 def test_the_ticker_ends_a_game_whose_seat_ran_out_and_the_page_follows(
         platform: Platform, browsers: Callable[[str], Browser]) -> None:

@@ -53,6 +53,14 @@ function Register() {
   </form>`;
 }
 
+// a deadline today as a time of day, a later one with its date (correspondence clocks run for days)
+function deadlineText(iso) {
+  const at = new Date(iso);
+  const sameDay = at.toDateString() === new Date().toDateString();
+  return sameDay ? at.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" })
+    : at.toLocaleString([], { dateStyle: "short", timeStyle: "short" });
+}
+
 function GameRow({ game, me, onJoin, busy }) {
   const mine = me && game.seats.some((s) => s.player_id === me.id);
   const open = game.status === "open";
@@ -67,6 +75,8 @@ function GameRow({ game, me, onJoin, busy }) {
           : html`<em class="muted">${t("table.open_seat")}</em>`}</span>`)}</span>
     ${game.status === "running" ? html`<span class="muted">${t("table.to_move", {
       who: (game.to_move || []).map((s) => seatName(game.seats, s)).join(", ") || "–" })}</span>` : null}
+    ${game.status === "running" && game.deadline ? html`<span class="muted" data-testid="row-deadline"
+      data-deadline=${game.deadline}>${t("table.deadline", { time: deadlineText(game.deadline) })}</span>` : null}
     ${game.status === "finished" ? html`<a href=${`#/games/${game.id}/replay`}>${t("table.replay")}</a>` : null}
   </li>`;
 }
