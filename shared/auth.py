@@ -174,18 +174,27 @@ class PlayerDirectory:
 
     def identity_for_token(self, token: str) -> Identity | None:
         """The player or role token's identity; None for an unknown or revoked token (one round trip)."""
+        digest = hash_token(token)
         with self._pool.connection() as conn:
             row = conn.execute(
                 "SELECT player_id::text, NULL, NULL FROM identity.tokens WHERE token_hash = %s AND revoked_at IS NULL"
                 " UNION ALL SELECT NULL, role, principal_id::text FROM identity.role_tokens"
                 " WHERE token_hash = %s AND revoked_at IS NULL LIMIT 1",
-                (hash_token(token), hash_token(token)),
+                (digest, digest),
             ).fetchone()
         if row is None:
+            self._known.pop(digest, None)
             return None
         if row[0] is not None:
+            self._remember(digest, str(row[0]))
             return Identity(player_id=str(row[0]))
         return Identity(role=str(row[1]), principal_id=str(row[2]))
+
+    def _remember(self, digest: str, player_id: str) -> None:
+        """A player token seen live (for ``known_token``); a token never changes its player."""
+        if len(self._known) > 100_000:
+            self._known.clear()
+        self._known[digest] = player_id
 
     # ------------------------------------------------------------------ role tokens (minted by the admin)
     def issue_role_token(self, role: str, label: str, principal_id: str | None = None) -> dict[str, Any]:
@@ -236,20 +245,6 @@ class PlayerDirectory:
                 (token_id,),
             ).fetchone()
         return _role_token(row) if row else None
-
-    def player_for_token(self, token: str) -> str | None:
-        digest = hash_token(token)
-        with self._pool.connection() as conn:
-            row = conn.execute(
-                "SELECT player_id FROM identity.tokens WHERE token_hash = %s AND revoked_at IS NULL", (digest,)
-            ).fetchone()
-        if row is None:
-            self._known.pop(digest, None)
-            return None
-        if len(self._known) > 100_000:
-            self._known.clear()
-        self._known[digest] = str(row[0])
-        return str(row[0])
 
     def known_token(self, token: str) -> tuple[str, str] | None:
         """(player id, token hash) of a token this process has seen live, without asking the database:

@@ -57,8 +57,11 @@ def install(app: Flask, blueprints: list[Blueprint]) -> None:
     def _role_token_writes() -> None:
         if request.method in SAFE_METHODS or "player_directory" not in current_app.extensions:
             return
-        if bearer_token(request.headers.get("Authorization")) is None:
+        token = bearer_token(request.headers.get("Authorization"))
+        if token is None:
             return
+        if current_app.extensions["player_directory"].known_token(token) is not None:
+            return  # a player token (seen live): no role; the endpoint checks it (a move in its own transaction)
         if getattr(_view(app), _READS_ONLY_ATTR, False):
             return
         try:

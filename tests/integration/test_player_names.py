@@ -15,7 +15,7 @@ from psycopg_pool import ConnectionPool
 from redis import Redis
 from rq import Queue, SimpleWorker
 
-from shared.auth import PlayerDirectory
+from shared.auth import Identity, PlayerDirectory
 from shared.config import Settings
 from shared.outbox import relay_once
 from tests.unit.ratings.factories import envelope, finished
@@ -225,7 +225,7 @@ def test_players_registered_before_tokens_and_names_keep_their_token_and_are_ann
         apply(url, [identity_set()])
         pool = ConnectionPool(url, min_size=1, max_size=2, open=True)
         try:
-            assert PlayerDirectory(pool).player_for_token("old-token") == player
+            assert PlayerDirectory(pool).identity_for_token("old-token") == Identity(player_id=player)
         finally:
             pool.close()
         with psycopg.connect(url) as conn:
