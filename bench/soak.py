@@ -227,7 +227,7 @@ def soak(urls: dict[str, str], db_url: str, rate: float, length: int) -> dict[st
         "growing": growing,
         "verdict": "flat" if not growing else "growing",
         # the stack (or the machine) could not keep the pace when the client's schedule slipped
-        "rate_held": bool(final.get("moves_per_s", 0) >= 0.95 * rate),
+        "rate_held": float(final.get("moves_per_s") or 0) >= 0.95 * rate,
         "settled_before_s": settled_s,
         "drained_after_s": drained_s,
         "after_drain": _counts(db_url),
