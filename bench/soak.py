@@ -19,7 +19,9 @@ so one game finishes about every 3 s. Samples every ``BENCH_SOAK_SAMPLE_SECONDS`
 Reported per gauge: start, end and max of the samples and the least-squares slope per minute; a gauge is
 ``flat`` when its slope is at most ``BENCH_SOAK_FLAT_PER_MIN`` (default 1.0: rows, jobs or seconds of age
 gained per minute; a backlog that grows by more than one message or one second of lag a minute over the
-soak is not keeping up). Besides the gauges, ``games_finished_not_rated`` (finished games the ratings
+soak is not keeping up), or when the fitted line rises less than ``BENCH_SOAK_FLAT_FLOOR`` (default 5)
+over the whole soak (in a short run one blip of two unconfirmed rows is not a trend; over 600 s the slope
+decides). Besides the gauges, ``games_finished_not_rated`` (finished games the ratings
 service has not rated yet, counted in the database) is sampled too. The soak starts once the backlog of
 the set-up (the players' registrations) is empty; after it the consumers get up to 60 s to drain, and
 the finished games are counted against the games the ratings service rated."""
@@ -52,6 +54,7 @@ FIXED_RATE = 100.0
 GAMES = int(os.environ.get("BENCH_SOAK_GAMES") or 8)
 FINISH_EVERY_S = float(os.environ.get("BENCH_SOAK_FINISH_EVERY") or 3)
 FLAT_PER_MIN = float(os.environ.get("BENCH_SOAK_FLAT_PER_MIN") or 1.0)
+FLAT_FLOOR = float(os.environ.get("BENCH_SOAK_FLAT_FLOOR") or 5.0)
 DRAIN_S = 60.0
 ADMIN = "bench-soak-admin"
 SERVICES = ("games", "matchmaking", "questions", "ratings")
@@ -112,8 +115,9 @@ def summarise(samples: list[tuple[float, dict[str, float]]]) -> dict[str, dict[s
     for name in names:
         points = [(t, values[name]) for t, values in samples if name in values]
         slope = slope_per_min(points)
+        rise = slope * (points[-1][0] - points[0][0]) / 60  # what the fitted line gains over the soak
         out[name] = {"start": points[0][1], "end": points[-1][1], "max": max(v for _, v in points),
-                     "slope_per_min": round(slope, 3), "flat": slope <= FLAT_PER_MIN}
+                     "slope_per_min": round(slope, 3), "flat": slope <= FLAT_PER_MIN or rise < FLAT_FLOOR}
     return out
 
 
@@ -240,7 +244,8 @@ def main(previous: dict[str, Any] | None = None) -> dict[str, Any]:
     out: dict[str, Any] = {"load_average_at_start": load(), "cores": os.cpu_count(), "seconds": SECONDS,
                            "target_moves_per_s": rate, "rate_from": source, "games_at_once": GAMES,
                            "game_length_moves": length, "sample_every_s": SAMPLE_S,
-                           "flat_threshold_per_min": FLAT_PER_MIN}
+                           "flat_threshold_per_min": FLAT_PER_MIN,
+                           "flat_floor": FLAT_FLOOR}
     print(f"bench soak: {SECONDS:g} s at {rate:g} moves/s ({source}); load average {out['load_average_at_start']}",
           file=sys.stderr)
     logs = ROOT / ".data" / "bench" / "soak"
