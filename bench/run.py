@@ -1,9 +1,13 @@
-"""``make bench``: runs every benchmark module and prints one JSON object keyed by benchmark."""
+"""``make bench``: runs every benchmark module and prints one JSON object keyed by benchmark.
+
+A module's ``main`` that takes a parameter gets the results of the modules run before it (in name
+order), e.g. ``soak`` paces its moves at a fraction of the rate ``reference`` measured."""
 
 from __future__ import annotations
 
 import contextlib
 import importlib
+import inspect
 import json
 import pkgutil
 import sys
@@ -21,7 +25,8 @@ def main() -> int:
             continue
         try:
             with contextlib.redirect_stdout(sys.stderr):  # only the combined JSON goes to stdout
-                results[module] = importlib.import_module(f"bench.{module}").main()
+                run = importlib.import_module(f"bench.{module}").main
+                results[module] = run(dict(results)) if inspect.signature(run).parameters else run()
         except Exception as exc:
             results[module] = {
                 "error": f"{type(exc).__name__}: {exc}",

@@ -1,29 +1,85 @@
-"""Canonical JSON and the event hash chain (shared by the store, the audit and the verifier)."""
+"""Canonical JSON and the event hash chain (shared by the store, the audit and the verifier).
+
+The canonical form of a value is the standard library's ``json.dumps`` with sorted keys, no whitespace,
+UTF-8 kept and no NaN (``canonical_json``); every stored event's hash is SHA-256 over the canonical form
+of its envelope ``{"metadata", "payload", "prev", "stream_id", "type", "version"}``. ``canonical_bytes``
+gives the same bytes faster: orjson (sorted keys) for values made only of dicts with string keys,
+lists, tuples, strings, integers, booleans and None, where its output is byte for byte the standard
+library's (tests/unit/test_canonical.py compares them on generated values and on every code point);
+anything else (floats, whose exponent form differs, NaN, integers past 64 bits, other key types,
+subclasses) goes through the standard library. ``event_hash_encoded`` hashes an envelope from the
+canonical bytes of its payload and metadata, so the store encodes each event once and sends the same
+bytes as its ``jsonb`` columns (issue 19)."""
 
 from __future__ import annotations
 
 import hashlib
 import json
+from json.encoder import encode_basestring
 from typing import Any
 
+import orjson
+
 GENESIS_HASH = "0" * 64
+
+_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+_SCALARS = frozenset({str, int, bool, type(None)})
 
 
 def canonical_json(value: Any) -> str:
     """Sorted keys, no whitespace, UTF-8 kept: one byte string per value."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    return _ENCODER.encode(value)
+
+
+def _plain(value: Any) -> bool:
+    """Only exact dicts with str keys, lists, tuples, str, int, bool and None (no float, no subclass)."""
+    kind = type(value)
+    if kind in _SCALARS:
+        return True
+    if kind is dict:
+        for key, item in value.items():
+            if type(key) is not str or (type(item) not in _SCALARS and not _plain(item)):
+                return False
+        return True
+    if kind is list or kind is tuple:
+        return all(type(item) in _SCALARS or _plain(item) for item in value)
+    return False
+
+
+def canonical_bytes(value: Any) -> bytes:
+    """``canonical_json(value).encode()``, by orjson where that gives the same bytes."""
+    try:
+        if _plain(value):
+            return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+    except (orjson.JSONEncodeError, RecursionError):  # an integer past 64 bits, a lone surrogate, a cycle
+        pass
+    return canonical_json(value).encode()
+
+
+def _scalar(value: Any) -> str:
+    """The canonical JSON of an envelope's string or integer field."""
+    if type(value) is str:
+        return encode_basestring(value)
+    if type(value) is int:
+        return str(value)
+    return canonical_json(value)
+
+
+def event_hash_encoded(
+    prev_hash: str, stream_id: str, version: int, type_: str, payload_json: bytes, metadata_json: bytes
+) -> str:
+    """``event_hash`` from the canonical bytes of the payload and the metadata (``canonical_bytes``):
+    the envelope's canonical form is assembled around them (its keys in sorted order)."""
+    tail = (
+        f',"prev":{_scalar(prev_hash)},"stream_id":{_scalar(stream_id)},"type":{_scalar(type_)}'
+        f',"version":{_scalar(version)}}}'
+    )
+    body = b'{"metadata":' + metadata_json + b',"payload":' + payload_json + tail.encode()
+    return hashlib.sha256(body).hexdigest()
 
 
 def event_hash(prev_hash: str, stream_id: str, version: int, type_: str, payload: Any, metadata: Any) -> str:
     """SHA-256 over the canonical JSON of an event and the hash of its predecessor in the stream."""
-    body = canonical_json(
-        {
-            "prev": prev_hash,
-            "stream_id": stream_id,
-            "version": version,
-            "type": type_,
-            "payload": payload,
-            "metadata": metadata,
-        }
+    return event_hash_encoded(
+        prev_hash, stream_id, version, type_, canonical_bytes(payload), canonical_bytes(metadata)
     )
-    return hashlib.sha256(body.encode()).hexdigest()

@@ -21,9 +21,9 @@ log = logging.getLogger(__name__)
 
 
 def _json_dumps(value: Any) -> bytes:
-    """JSON for psycopg's json/jsonb parameters: orjson (several times the standard library's speed; the
-    text never feeds a hash, which uses ``shared.canonical``), the standard library for what orjson
-    does not take (integers past 64 bits)."""
+    """JSON for psycopg's json/jsonb parameters: orjson (several times the standard library's speed), the
+    standard library for what orjson does not take (integers past 64 bits). Events' payload and metadata
+    columns are sent as the canonical bytes their hash covers instead (``shared.eventstore.sealing``)."""
     try:
         encoded: bytes = orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
         return encoded

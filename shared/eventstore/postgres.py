@@ -34,9 +34,14 @@ from shared.eventstore.model import (
     StoredEvent,
     as_cursor,
 )
-from shared.eventstore.sealing import seal
+from shared.eventstore.sealing import Sealed, seal_encoded
 
 _COLUMNS = "position, stream_id, version, type, payload, metadata, prev_hash, hash, tx_id::text"
+
+
+def _as_is(encoded: bytes) -> bytes:
+    """psycopg's ``dumps`` for a value already encoded (``Sealed``'s canonical bytes)."""
+    return encoded
 
 
 def _row_to_event(row: tuple[Any, ...]) -> StoredEvent:
@@ -119,32 +124,33 @@ class PostgresEventStore(EventStore):
             current, prev_hash = (int(head[0]), str(head[1])) if head else (0, GENESIS_HASH)
             if current != expected_version:
                 raise ConcurrencyConflict(stream_id, expected_version, current)
-        sealed = []
+        encoded: list[Sealed] = []
         prev = prev_hash
         for offset, event in enumerate(events):
-            item = seal(0, stream_id, expected_version + offset + 1, event, prev)
-            sealed.append(item)
-            prev = item.hash
+            item = seal_encoded(0, stream_id, expected_version + offset + 1, event, prev)
+            encoded.append(item)
+            prev = item.event.hash
+        sealed = [e.event for e in encoded]
         # one multi-row INSERT each (an executemany with RETURNING waits for its rows in pipeline mode)
         cur = conn.cursor()
-        rows = ", ".join(["(%s, %s, %s, %s, %s, %s, %s, %s)"] * len(sealed))
+        rows = ", ".join(["(%s, %s, %s, %s, %s, %s, %s, %s)"] * len(encoded))
         cur.execute(
             self._q(
                 "INSERT INTO {s}.events (stream_id, version, event_id, type, payload, metadata, prev_hash, hash)"
                 " VALUES " + rows + ("" if deferred else " RETURNING version, position, tx_id::text")
             ),
-            [
+            [  # payload and metadata: the bytes the hash covers, encoded once (a jsonb keeps the same value)
                 value
-                for i in sealed
+                for e in encoded
                 for value in (
                     stream_id,
-                    i.version,
-                    i.metadata["event_id"],
-                    i.type,
-                    Jsonb(i.payload),
-                    Jsonb(i.metadata),
-                    i.prev_hash,
-                    i.hash,
+                    e.event.version,
+                    e.event.metadata["event_id"],
+                    e.event.type,
+                    Jsonb(e.payload_json, dumps=_as_is),
+                    Jsonb(e.metadata_json, dumps=_as_is),
+                    e.event.prev_hash,
+                    e.event.hash,
                 )
             ],
         )

@@ -35,7 +35,7 @@ from services.games.service_layer.errors import (
 )
 from services.games.service_layer.length import guarded
 from shared.auth import Identity
-from shared.canonical import canonical_json
+from shared.canonical import canonical_bytes
 from shared.eventstore.model import ConcurrencyConflict
 
 
@@ -59,7 +59,7 @@ class Moves(Clocks):
             raise Unauthorized("moves need a player token")
         game_id = _valid_id(game_id)
         request_hash = (
-            hashlib.sha256(canonical_json({"g": game_id, "m": move, "v": expected_version}).encode()).hexdigest()
+            hashlib.sha256(canonical_bytes({"g": game_id, "m": move, "v": expected_version})).hexdigest()
             if idempotency_key
             else ""
         )
