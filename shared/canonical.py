@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 from json.encoder import encode_basestring
 from typing import Any
 
@@ -53,7 +54,45 @@ def canonical_bytes(value: Any) -> bytes:
             return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
     except (orjson.JSONEncodeError, RecursionError):  # an integer past 64 bits, a lone surrogate, a cycle
         pass
+    _refuse_unstorable(value)
     return canonical_json(value).encode()
+
+
+_INT64 = 1 << 63
+_EXACT_FLOAT_LIMIT = 1e16  # from here on a float's JSON has an exponent and jsonb gives back an integer
+
+
+def unstorable_number(value: Any) -> str | None:
+    """Why ``value`` (a JSON number) would not come back from PostgreSQL's ``jsonb`` as it was, so
+    that the hash of an event holding it would no longer verify after a read; None when it would:
+    a float that is not finite (not JSON at all), a float of 1e16 or more in magnitude (comes back as
+    an integer), ``-0.0`` (comes back as ``0``), an integer past 64 bits (below -2**63 or from 2**64
+    on: comes back as a float)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            return "must be a finite number"
+        if abs(value) >= _EXACT_FLOAT_LIMIT or (value == 0.0 and math.copysign(1.0, value) < 0):
+            return "must be less than 1e16 in magnitude and not -0 (it could not be stored exactly)"
+    elif isinstance(value, int) and not -_INT64 <= value < 2 * _INT64:  # orjson reads i64 and u64 back
+        return "must fit in 64 bits (it could not be stored exactly)"
+    return None
+
+
+def _refuse_unstorable(value: Any) -> None:
+    """ValueError for a number ``unstorable_number`` refuses (only values orjson did not encode get
+    here: those with floats or big integers). An event holding one is never sealed; the HTTP door
+    refuses them in request bodies first, naming the field (shared/web/hygiene.py)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list | tuple):
+            stack.extend(item)
+        elif isinstance(item, int | float) and (why := unstorable_number(item)) is not None:
+            raise ValueError(f"{item!r} {why}")
 
 
 def _scalar(value: Any) -> str:

@@ -28,7 +28,7 @@ from shared.config import Settings
 from shared.db import recheck_pools
 from shared.errors import ServiceError
 from shared.web import ratelimit, roles
-from shared.web.hygiene import MAX_JSON_DEPTH, lone_surrogates, too_deep
+from shared.web.hygiene import MAX_JSON_DEPTH, lone_surrogates, too_deep, unstorable_numbers
 from shared.web.observability import Gauges, install_metrics
 from shared.web.problems import (
     PROBLEM_MEDIA_TYPE,
@@ -351,6 +351,16 @@ def create_service_app(
                 "a string holds a lone UTF-16 surrogate (\\ud800-\\udfff without its pair), which is not text",
                 problem_type("validation-failed"),
                 errors={field: ["contains a lone UTF-16 surrogate"] for field in bad},
+            )
+        numbers = unstorable_numbers(raw)
+        if numbers:
+            return problem_response(
+                422,
+                "Unprocessable Content",
+                "a number in the body could not be kept exactly: "
+                + "; ".join(f"{field} {why}" for field, why in sorted(numbers.items())),
+                problem_type("validation-failed"),
+                errors={field: [why] for field, why in numbers.items()},
             )
         return None
 

@@ -1,6 +1,8 @@
 """JSON bodies a parser or PostgreSQL would choke on, refused at the door with a 4xx naming the field:
 nesting deeper than a limit (``json.loads`` would raise ``RecursionError``) and lone UTF-16 surrogates
-(``"\\ud800"`` decodes to a str that cannot be encoded as UTF-8, so PostgreSQL would refuse it)."""
+(``"\\ud800"`` decodes to a str that cannot be encoded as UTF-8, so PostgreSQL would refuse it), and
+numbers an event could not keep exactly (``1e400``, ``1e20``, ``-0.0``, integers past 64 bits: see
+``shared.canonical.unstorable_number``)."""
 
 from __future__ import annotations
 
@@ -8,11 +10,15 @@ import json
 import re
 from typing import Any
 
+from shared.canonical import unstorable_number
+
 MAX_JSON_DEPTH = 32
 
 _STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
 _NOT_BRACKETS = bytes(c for c in range(256) if c not in b"[]{}")
 _SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
+# what every unstorable number has (an exponent, 16 or more digits, or a minus zero); strings may match too
+_SUSPECT_NUMBER = re.compile(rb"[eE][+-]?[0-9]|[0-9]{16}|-0")
 
 
 def too_deep(raw: bytes, limit: int = MAX_JSON_DEPTH) -> bool:
@@ -67,3 +73,25 @@ def _walk(value: Any, path: str, found: list[str]) -> None:
     elif isinstance(value, list):
         for i, item in enumerate(value):
             _walk(item, f"{path}.{i}" if path else str(i), found)
+
+
+def unstorable_numbers(raw: bytes) -> dict[str, str]:
+    """Dotted paths of numbers that could not be stored exactly, with the reason; empty when there is
+    none or the body is not JSON (the schema reports that)."""
+    if not _SUSPECT_NUMBER.search(raw):
+        return {}
+    try:
+        document = json.loads(raw)
+    except (ValueError, RecursionError):
+        return {}
+    found: dict[str, str] = {}
+    stack: list[tuple[Any, str]] = [(document, "")]
+    while stack:  # depth is bounded by too_deep() before this runs
+        value, path = stack.pop()
+        if isinstance(value, dict):
+            stack.extend((item, f"{path}.{key}" if path else str(key)) for key, item in value.items())
+        elif isinstance(value, list):
+            stack.extend((item, f"{path}.{i}" if path else str(i)) for i, item in enumerate(value))
+        elif isinstance(value, int | float) and (why := unstorable_number(value)) is not None:
+            found[path or "body"] = why
+    return found

@@ -131,6 +131,36 @@ def test_lone_surrogate_in_a_display_name_is_422_naming_the_field(apps: dict[str
     assert ok.status_code == 201, ok.get_data(as_text=True)
 
 
+def test_numbers_an_event_could_not_keep_exactly_are_422_naming_the_field_and_change_nothing(
+        apps: dict[str, Any]) -> None:
+    """A move's numbers go into its MoveMade event, whose hash covers them: 1e20 would come back from
+    PostgreSQL's jsonb as an integer and -0.0 as 0 (the game's audit would fail for good), 1e400 is
+    infinity (not JSON), 2**70 would come back as a float. Refused at the door, in every service."""
+    client = apps["games"].test_client()
+    admin = {"Authorization": f"Bearer {ADMIN}"}
+    players = [client.post("/v1/players", json={"display_name": f"Getal {k}"}).get_json() for k in range(2)]
+    game = client.post("/v1/games", json={"game_type": "diceduel", "seats": [p["id"] for p in players]},
+                       headers=admin).get_json()
+    token = players[game["to_move"][0]]["token"]
+    url = f"/v1/games/{game['id']}/moves"
+    for number in ("1e400", "1e20", "-1.5e16", "-0.0", str(2**70)):
+        for key in ({}, {"Idempotency-Key": uuid.uuid4().hex}):
+            raw = f'{{"move": {{"type": "roll", "x": {number}}}, "expected_version": {game["version"]}}}'
+            response = client.post(url, data=raw, content_type="application/json",
+                                   headers={"Authorization": f"Bearer {token}"} | key)
+            assert_problem(response, 422, "move.x")
+    assert client.get(f"/v1/games/{game['id']}", headers=admin).get_json()["version"] == game["version"]
+    for service in ("matchmaking", "ratings"):  # the same door in every service
+        response = apps[service].test_client().post("/v1/leagues" if service == "matchmaking" else "/v1/predict",
+                                                     data='{"n": [1, 2, 1e999]}', content_type="application/json")
+        assert_problem(response, 422, "n.2")
+    # numbers an event keeps exactly pass: a legal move with an ordinary float goes in and the audit holds
+    raw = f'{{"move": {{"type": "roll", "x": 1234.5e-3}}, "expected_version": {game["version"]}}}'
+    made = client.post(url, data=raw, content_type="application/json", headers={"Authorization": f"Bearer {token}"})
+    assert made.status_code == 201, made.get_data(as_text=True)
+    assert client.get(f"/v1/games/{game['id']}/audit").get_json()["ok"] is True
+
+
 def test_expected_version_must_be_a_json_integer(apps: dict[str, Any]) -> None:
     client = apps["games"].test_client()
     player = client.post("/v1/players", json={"display_name": "Kees"}).get_json()
