@@ -153,6 +153,30 @@ def test_a_clocked_tables_sse_stream_through_the_gateway_carries_the_clock(stack
     assert all(not block.startswith("event: clock") or "\nid: " not in block for block in text.split("\n\n"))
 
 
+def test_the_gateway_forwards_at_most_its_stream_limit_and_keeps_answering_everything_else(stack: Stack) -> None:
+    """Each stream the WSGI gateway forwards holds one of its threads: past ``max_streams`` a stream is a
+    503 with Retry-After naming the stream gateway, other requests are still answered, and a stream that
+    ends frees its place."""
+    gateway = Server(create_gateway_app({"games": stack.games.url}, streams=stack.streams.url, max_streams=1))
+    try:
+        url = gateway.url + "/games"
+        seat0 = register(url, "p0")
+        game_id = seat0.post("/v1/games", {"game_type": "diceduel", "num_players": 2}).json()["id"]
+        path = f"{url}/v1/games/{game_id}/events/stream"
+        sse = {"Accept": "text/event-stream"}
+        with requests.get(path, params={"timeout": 10}, headers=sse, stream=True, timeout=WAIT) as first:
+            assert first.status_code == 200
+            refused = requests.get(path, params={"timeout": 10}, headers=sse, timeout=WAIT)
+            assert refused.status_code == 503 and refused.headers["Retry-After"]
+            assert stack.streams.url in refused.json()["detail"]
+            assert seat0.get(f"/v1/games/{game_id}").status_code == 200
+            first.raw.read()  # to its end (its timeout)
+        wait_for(lambda: requests.get(path, params={"timeout": 0.2}, headers=sse, timeout=WAIT).status_code == 200,
+                 "the place of a stream that ended is free again")
+    finally:
+        gateway.stop()
+
+
 def test_cors_and_problems_as_the_services_answer_them(stack: Stack) -> None:
     origin = {"Origin": "http://localhost:5173"}
     url = f"{stack.streams.url}/v1/games/00000000-0000-0000-0000-000000000000/events/stream"
