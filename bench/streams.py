@@ -3,15 +3,18 @@
 24 registered spectators and 223 anonymous ones), against the same 8 clients without viewers.
 
 Every server is the process ``make run`` starts (``speltafel serve games`` under waitress, ``speltafel
-streams``), on a fresh database. The load clients are asyncio + uvloop processes (aiohttp), one for the
-movers and one for all 2,000 viewers, not a thread per connection; they share the machine's cores with
-the servers, PostgreSQL and Redis, so the load average at the start is printed with the figures.
-Rounds are interleaved: without viewers, with, without; the ratio is with / mean(without).
+streams``), on a fresh database. The 2,000 viewers are one compiled process (``bench/support/sse_viewers.c``,
+one epoll loop, built with ``cc`` here; the asyncio client of ``bench/support/stream_load.py`` when there
+is no compiler), so the client measuring the gateway costs the shared cores little; the movers are one
+asyncio + uvloop process (aiohttp). They share the machine's cores with the servers, PostgreSQL and
+Redis, so the load average at the start is printed with the figures. Rounds are interleaved: without
+viewers, with, without; the ratio is with / mean(without).
 
 Reported: per-viewer completeness (every event after its ``Last-Event-ID`` exactly once, in order, up
-to its game's final version), p50/p99 delivery latency (arrival at the client minus the event's
-``recorded_at``), POST move throughput with and without the viewers, and the stream process's reads
-(one per viewer class and batch, not per viewer)."""
+to its game's final version), p50/p99 delivery latency (the time the client read the event's bytes
+minus its ``recorded_at``, the games service's accept time; one machine, one clock), POST move
+throughput with and without the viewers, and the stream process's reads (one per game and batch for
+all its viewer classes, not per viewer)."""
 
 from __future__ import annotations
 
