@@ -148,7 +148,7 @@ class Hub:
         self.metrics = CollectorRegistry()
         self.viewers_gauge = Gauge("speltafel_stream_viewers", "open live streams", registry=self.metrics)
         self.games_gauge = Gauge("speltafel_stream_games", "games with open live streams", registry=self.metrics)
-        self.reads = Counter("speltafel_stream_reads", "event reads (one per viewer class and batch)",
+        self.reads = Counter("speltafel_stream_reads", "event reads (one per game and batch, for all its viewer classes)",
                              registry=self.metrics)
         self.sent = Counter("speltafel_stream_events", "events written to viewers", registry=self.metrics)
         self.lag = Histogram("speltafel_stream_lag_seconds", "from an event's recorded_at to its batch being "
