@@ -3,20 +3,24 @@
 24 registered spectators and 223 anonymous ones), against the same 8 clients without viewers.
 
 Every server is the process ``make run`` starts (``speltafel serve games`` under waitress, ``speltafel
-streams``), on a fresh database. The load clients are asyncio + uvloop processes (aiohttp), one for the
-movers and one for all 2,000 viewers, not a thread per connection; they share the machine's cores with
-the servers, PostgreSQL and Redis, so the load average at the start is printed with the figures.
-Rounds are interleaved: without viewers, with, without; the ratio is with / mean(without).
+streams``), on a fresh database. The 2,000 viewers are one compiled process (``bench/support/sse_viewers.c``,
+one epoll loop, built with ``cc`` here; the asyncio client of ``bench/support/stream_load.py`` when there
+is no compiler), so the client measuring the gateway costs the shared cores little; the movers are one
+asyncio + uvloop process (aiohttp). They share the machine's cores with the servers, PostgreSQL and
+Redis, so the load average at the start is printed with the figures. Rounds are interleaved: without
+viewers, with, without; the ratio is with / mean(without).
 
 Reported: per-viewer completeness (every event after its ``Last-Event-ID`` exactly once, in order, up
-to its game's final version), p50/p99 delivery latency (arrival at the client minus the event's
-``recorded_at``), POST move throughput with and without the viewers, and the stream process's reads
-(one per viewer class and batch, not per viewer)."""
+to its game's final version), p50/p99 delivery latency (the time the client read the event's bytes
+minus its ``recorded_at``, the games service's accept time; one machine, one clock), POST move
+throughput with and without the viewers, and the stream process's reads (one per game and batch for
+all its viewer classes, not per viewer)."""
 
 from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -58,6 +62,25 @@ def _client(mode: str, args: dict[str, Any]) -> subprocess.Popen[str]:
     proc.stdin.write(json.dumps(args) + "\n")
     proc.stdin.flush()
     return proc
+
+
+def _viewer_client(streams: str, specs: list[dict[str, Any]], grace: float) -> tuple[subprocess.Popen[str], bool]:
+    """The viewers' process: ``bench/support/sse_viewers.c`` compiled here (one epoll loop, a fraction of
+    the Python client's CPU on the cores the servers share), else the asyncio client."""
+    binary = ROOT / ".data" / "bench" / "sse_viewers"
+    source = ROOT / "bench" / "support" / "sse_viewers.c"
+    cc = shutil.which("cc") or shutil.which("gcc")
+    if cc and (not binary.exists() or binary.stat().st_mtime < source.stat().st_mtime):
+        subprocess.run([cc, "-O2", "-o", str(binary), str(source)], check=False)
+    if not binary.exists():
+        return _client("viewers", {"streams_url": streams, "viewers": specs, "grace": grace}), False
+    host, port = streams.removeprefix("http://").split(":")
+    proc = subprocess.Popen([str(binary)], cwd=ROOT, text=True, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    assert proc.stdin is not None
+    proc.stdin.write(f"{host} {port} {grace} {len(specs)}\n"
+                     + "".join(f"{s['game']} {s['after']} {s['token'] or '-'}\n" for s in specs))
+    proc.stdin.flush()
+    return proc, True
 
 
 def _result(proc: subprocess.Popen[str], timeout: float) -> dict[str, Any]:
@@ -122,7 +145,7 @@ def run(base: str, streams: str, pids: dict[str, int]) -> dict[str, Any]:
         token = (game["tokens"][slot] if slot < 2 else ADMIN if slot == 2
                  else spectators[(slot - 3) * MOVERS + k % MOVERS] if slot < 27 else None)
         specs.append({"game": game["id"], "token": token, "after": start[game["id"]]})
-    viewers = _client("viewers", {"streams_url": streams, "viewers": specs, "grace": 20})
+    viewers, compiled = _viewer_client(streams, specs, 20)
     assert viewers.stdout is not None and viewers.stdin is not None
     opened_at = time.monotonic()
     ready = viewers.stdout.readline().strip()
@@ -136,7 +159,8 @@ def run(base: str, streams: str, pids: dict[str, int]) -> dict[str, Any]:
            for name, pid in (pids | {"viewer_client": viewers.pid}).items()}
     reads = _reads(streams) - reads_before
     finals = _versions(base, games)
-    viewers.stdin.write("stop " + json.dumps(finals) + "\n")
+    viewers.stdin.write("".join(f"{g} {v}\n" for g, v in finals.items()) + "stop\n" if compiled
+                        else "stop " + json.dumps(finals) + "\n")
     viewers.stdin.flush()
     delivery = _result(viewers, 120)
     rounds["without_2"] = without()
@@ -181,7 +205,8 @@ def main() -> dict[str, Any]:
                 proc.terminate()
                 proc.wait(20)
     out["setup"] = (f"{VIEWERS} SSE viewers on one `speltafel streams` process, {MOVERS} movers on "
-                    f"{MOVERS} Tally games against `speltafel serve games` (waitress); load clients: asyncio + "
-                    f"uvloop (aiohttp) processes; {SECONDS:g} s per round, rounds without / with / without")
+                    f"{MOVERS} Tally games against `speltafel serve games` (waitress); load clients: the viewers "
+                    f"one compiled epoll process (bench/support/sse_viewers.c), the movers asyncio + uvloop "
+                    f"(aiohttp); {SECONDS:g} s per round, rounds without / with / without")
     out["load_average_at_end"] = [round(x, 2) for x in os.getloadavg()]
     return out

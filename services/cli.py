@@ -155,8 +155,11 @@ def cmd_gateway(args: argparse.Namespace) -> int:
     settings = Settings.from_env()
     configure_logging("gateway", settings.log_level)
     streams = os.environ.get("STREAMS_URL") or f"http://127.0.0.1:{streams_port()}"
-    serve(create_gateway_app(settings.service_urls, streams=streams), settings.host, args.port or settings.index_port,
-          HttpServerSettings.from_env())
+    server = HttpServerSettings.from_env()
+    # each forwarded live stream holds one of the server's threads: keep a few for everything else
+    max_streams = int(os.environ.get("GATEWAY_MAX_STREAMS") or max(1, server.threads - 4))
+    serve(create_gateway_app(settings.service_urls, streams=streams, max_streams=max_streams), settings.host,
+          args.port or settings.index_port, server)
     return 0
 
 

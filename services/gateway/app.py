@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator, Mapping
+import threading
+from collections.abc import Callable, Iterator, Mapping
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -19,6 +20,7 @@ import urllib3
 from flask import Flask, Response, jsonify, request, send_from_directory
 from werkzeug.exceptions import HTTPException
 from werkzeug.http import is_hop_by_hop_header
+from werkzeug.wsgi import ClosingIterator
 
 from services.gateway.openapi import combine
 from shared.web.problems import from_http_exception, problem_response
@@ -41,16 +43,21 @@ def _swagger_assets() -> Path:
     return Path(str(resources.files("flask_swagger_ui") / "dist"))
 
 
-def create_gateway_app(upstreams: Mapping[str, str], web_root: Path = WEB_ROOT, streams: str | None = None) -> Flask:
+def create_gateway_app(upstreams: Mapping[str, str], web_root: Path = WEB_ROOT, streams: str | None = None,
+                       max_streams: int | None = None) -> Flask:
     """``upstreams``: ``{service: its base URL}``; ``/<service>/...`` is forwarded there. ``web_root``: the
     web client's static files (``services/web/static``), served at ``/`` with its ``js``, ``css``,
     ``vendor``, ``img`` and ``dev`` (the renderers' example pages) folders. ``streams``: the stream
-    gateway's base URL; ``/games/v1/games/<id>/events/stream`` goes there instead of to the games service."""
+    gateway's base URL; ``/games/v1/games/<id>/events/stream`` goes there instead of to the games service.
+    ``max_streams``: live streams forwarded at once (each holds one of this WSGI server's threads for its
+    life); one more is a 503 with ``Retry-After`` naming the stream gateway, so the threads left keep
+    answering everything else (None: no limit)."""
     upstreams = {name: url.rstrip("/") for name, url in upstreams.items()}
     streams = streams.rstrip("/") if streams else None
     app = Flask("gateway")
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES
     http = requests.Session()
+    stream_slots = threading.BoundedSemaphore(max_streams) if max_streams else None
     app.register_error_handler(HTTPException, from_http_exception)  # its own refusals are problem+json too
 
     def base_url() -> str:
@@ -133,8 +140,29 @@ def create_gateway_app(upstreams: Mapping[str, str], web_root: Path = WEB_ROOT, 
         if upstream is None:
             return problem_response(404, "Not Found", f"no service {service!r}; the services are "
                                     + ", ".join(f"/{n}" for n in upstreams), errors={"path": ["unknown service"]})
+        release: Callable[[], None] | None = None
         if streams and service == "games" and STREAM_PATH.fullmatch(rest):
             upstream = streams
+            if stream_slots is not None:
+                if not stream_slots.acquire(blocking=False):
+                    return problem_response(
+                        503, "Service Unavailable", f"this base URL forwards at most {max_streams} live streams at "
+                        f"once (a thread each); open the stream at the stream gateway itself: {streams}/{rest}",
+                        headers={"Retry-After": str(RETRY_AFTER_SECONDS)}, backend="streams")
+                release = _once(stream_slots.release)
+        try:
+            response, streaming = _forward(service, upstream, rest, release)
+        except BaseException:
+            if release is not None:
+                release()
+            raise
+        if release is not None and not streaming:
+            release()
+        return response
+
+    def _forward(service: str, upstream: str, rest: str, release: Callable[[], None] | None) -> tuple[Response, bool]:
+        """The upstream's answer, and whether its body was handed over (``release`` runs when the server
+        closes it: the stream's thread is free again)."""
         url = f"{upstream}/{rest}"
         if request.query_string:
             url += "?" + request.query_string.decode("latin-1")
@@ -150,10 +178,10 @@ def create_gateway_app(upstreams: Mapping[str, str], web_root: Path = WEB_ROOT, 
                                   allow_redirects=False, timeout=(CONNECT_TIMEOUT, READ_TIMEOUT))
         except requests.Timeout:
             return problem_response(504, "Gateway Timeout", f"the {service} service did not answer in time",
-                                    headers={"Retry-After": str(RETRY_AFTER_SECONDS)}, backend=service)
+                                    headers={"Retry-After": str(RETRY_AFTER_SECONDS)}, backend=service), False
         except requests.RequestException:
             return problem_response(502, "Bad Gateway", f"the {service} service does not answer; retry shortly",
-                                    headers={"Retry-After": str(RETRY_AFTER_SECONDS)}, backend=service)
+                                    headers={"Retry-After": str(RETRY_AFTER_SECONDS)}, backend=service), False
         out_headers = [(k, v) for k, v in answer.raw.headers.items()
                        if k.lower() not in _DROP_RESPONSE and not is_hop_by_hop_header(k)]
         out_headers = [(k, f"/{service}{v}" if k.lower() == "location" and v.startswith("/v1/") else v)
@@ -170,6 +198,21 @@ def create_gateway_app(upstreams: Mapping[str, str], web_root: Path = WEB_ROOT, 
             finally:
                 answer.close()
 
-        return Response(body(), status=answer.status_code, headers=out_headers, direct_passthrough=True)
+        # the server closes what it is given (a passthrough body is not wrapped by werkzeug)
+        chunks = ClosingIterator(body(), release) if release is not None else body()
+        return Response(chunks, status=answer.status_code, headers=out_headers, direct_passthrough=True), True
 
     return app
+
+
+def _once(fn: Callable[[], None]) -> Callable[[], None]:
+    lock, done = threading.Lock(), [False]
+
+    def call() -> None:
+        with lock:
+            if done[0]:
+                return
+            done[0] = True
+        fn()
+
+    return call

@@ -1,5 +1,5 @@
 """The stream gateway (issue 19, item 4): live streams on one asyncio loop with one Redis subscription,
-reading each new batch once per viewer class (spectators, each seat, admins) and fanning it out, with
+reading each new batch once for all its viewer classes (spectators, each seat, admins) and fanning it out, with
 the hidden-information rules, CORS and problem+json of the threaded endpoint.
 
 (tests/e2e/test_live_streams.py runs every stream behaviour against both servers; these are what only
@@ -73,7 +73,7 @@ def wait_for(condition: Any, what: str) -> None:
         time.sleep(0.05)
 
 
-def test_viewers_of_every_class_get_their_own_copies_from_one_read_per_class_and_one_subscription(
+def test_viewers_of_every_class_get_their_own_copies_from_one_read_per_batch_and_one_subscription(
     stack: Stack, redis_url: str
 ) -> None:
     """DiceDuel's bonus card (DD rules, tests/support/diceduel.py) stays with its seat; a spectator who
@@ -110,8 +110,8 @@ def test_viewers_of_every_class_get_their_own_copies_from_one_read_per_class_and
     assert answer.status_code == 201, answer.text
     version = answer.json()["version"]
     wait_for(lambda: all(items_of(r)[-1]["version"] == version for r in readers), "the move reaches everyone")
-    # one read for the spectators, one per seat, one for the admin: not one per viewer
-    assert stack.reads() - before <= 2 * 4 < len(readers)
+    # one read per batch for every class (spectators, each seat, the admin): not one per viewer or class
+    assert stack.reads() - before <= 4 < len(readers)
 
     for viewer, reader in zip(viewers, readers, strict=True):
         log = viewer.get(f"/v1/games/{game_id}/events").json()["events"]
@@ -151,6 +151,30 @@ def test_a_clocked_tables_sse_stream_through_the_gateway_carries_the_clock(stack
     assert clocks, text[-500:]
     assert clocks[-1]["kind"] == "per_move" and {s["seat"] for s in clocks[-1]["seats"]} == {0, 1}
     assert all(not block.startswith("event: clock") or "\nid: " not in block for block in text.split("\n\n"))
+
+
+def test_the_gateway_forwards_at_most_its_stream_limit_and_keeps_answering_everything_else(stack: Stack) -> None:
+    """Each stream the WSGI gateway forwards holds one of its threads: past ``max_streams`` a stream is a
+    503 with Retry-After naming the stream gateway, other requests are still answered, and a stream that
+    ends frees its place."""
+    gateway = Server(create_gateway_app({"games": stack.games.url}, streams=stack.streams.url, max_streams=1))
+    try:
+        url = gateway.url + "/games"
+        seat0 = register(url, "p0")
+        game_id = seat0.post("/v1/games", {"game_type": "diceduel", "num_players": 2}).json()["id"]
+        path = f"{url}/v1/games/{game_id}/events/stream"
+        sse = {"Accept": "text/event-stream"}
+        with requests.get(path, params={"timeout": 10}, headers=sse, stream=True, timeout=WAIT) as first:
+            assert first.status_code == 200
+            refused = requests.get(path, params={"timeout": 10}, headers=sse, timeout=WAIT)
+            assert refused.status_code == 503 and refused.headers["Retry-After"]
+            assert stack.streams.url in refused.json()["detail"]
+            assert seat0.get(f"/v1/games/{game_id}").status_code == 200
+            first.raw.read()  # to its end (its timeout)
+        wait_for(lambda: requests.get(path, params={"timeout": 0.2}, headers=sse, timeout=WAIT).status_code == 200,
+                 "the place of a stream that ended is free again")
+    finally:
+        gateway.stop()
 
 
 def test_cors_and_problems_as_the_services_answer_them(stack: Stack) -> None:

@@ -2,19 +2,19 @@
 
 An aiohttp server on one asyncio loop (uvloop when installed). Every open stream is a coroutine and a
 socket; the process holds **one** Redis pub/sub connection for all its viewers (one channel per game
-with viewers). When a game's notice arrives, the game's feed reads the new events once per viewer class
-and fans them out:
+with viewers). When a game's notice arrives, the game's feed reads the new events **once** for all its
+viewers (``GamesService.live_batch``: one query of the stored events, folded once from the cached table)
+and makes each viewer class's copies from that one read, as ``GET .../events`` makes them:
 
-* spectators (anonymous callers and players without a seat) share one read as an anonymous caller:
-  the game's rules show them the same copy (README "What is revealed after the end");
-* each seated player gets the read of its own identity (its seat's copy);
-* admins share one read as the admin.
+* spectators (anonymous callers and players without a seat) share the spectators' copy (README "What is
+  revealed after the end");
+* each seated player gets its seat's copy (``redact_event`` of the game's engine);
+* admins share the full log.
 
-The reads are the games service's own use case (``GamesService.events``), run on a small thread pool,
-so redaction, the reveal policy and 404s are exactly those of ``GET .../events``. Seats only ever fill
-(nobody leaves a seat), and the seats are looked up *after* the spectators' read, so a viewer counted
-as a spectator there was one when that read ran: a spectator's copy never reaches a seat that should
-see more, nor a seat's copy a spectator.
+Each viewer's class is ``viewer_of`` on the table as of the read's last event, so a player who takes a
+seat gets its seat's copy from that read on (seats only fill; nobody leaves a seat). Each class's batch
+is encoded and framed once; every viewer of the class at the same version gets the same bytes in one
+socket write (no coroutine wakes per viewer and batch). The reads run on a small thread pool.
 
 Answers as the threaded endpoint does: same media types, ``Last-Event-ID``/``?after=N`` resume, keep-
 alives every ``STREAM_KEEPALIVE_SECONDS``, the ``end`` event, ``timeout``, CORS headers and problem+json
@@ -40,7 +40,7 @@ from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 from services.games.adapters.notifications import channel
 from services.games.entrypoints.http import ENDED
 from services.games.service_layer.handlers import GamesService
-from shared.auth import ANONYMOUS, Identity
+from shared.auth import Identity
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -76,7 +76,9 @@ class Viewer:
     wrote_at: float = 0.0
     done: bool = False  # the end was written: nothing more goes to it
 
-    def send(self, data: bytes) -> None:
+    def send(self, data: bytes, framed: bytes | None = None) -> None:
+        """``data`` to the socket in one write; ``framed``: the same as one HTTP/1.1 chunk, when the
+        caller has it (the fan-out frames a batch once for all its viewers)."""
         transport = self.transport
         if transport is None:
             self.pending.append(data)
@@ -85,7 +87,7 @@ class Viewer:
             self.finished.set()
             return
         if self.chunked:
-            transport.writelines((b"%x\r\n" % len(data), data, b"\r\n"))
+            transport.write(framed if framed is not None else _frame(data, True))
         else:
             transport.write(data)
         self.wrote_at = time.monotonic()
@@ -114,7 +116,6 @@ class Feed:
     game_id: str
     viewers: set[Viewer] = field(default_factory=set)
     wake: asyncio.Event = field(default_factory=asyncio.Event)
-    seats: set[str] | None = None  # the seated players once the game has started (seats are final then)
     task: asyncio.Task[None] | None = None
 
 
@@ -122,6 +123,11 @@ class Feed:
 def _encode(item: dict[str, Any], sse: bool) -> bytes:
     data = json.dumps(item)  # as the threaded endpoint writes it
     return (f"id: {item['version']}\nevent: {item['type']}\ndata: {data}\n\n" if sse else data + "\n").encode()
+
+
+def _frame(data: bytes, chunked: bool) -> bytes:
+    """``data`` as one HTTP/1.1 chunk (nothing stays nothing: an empty chunk would end the answer)."""
+    return b"%x\r\n%s\r\n" % (len(data), data) if chunked and data else data
 
 
 def _end(status: str) -> bytes:
@@ -142,7 +148,7 @@ class Hub:
         self.metrics = CollectorRegistry()
         self.viewers_gauge = Gauge("speltafel_stream_viewers", "open live streams", registry=self.metrics)
         self.games_gauge = Gauge("speltafel_stream_games", "games with open live streams", registry=self.metrics)
-        self.reads = Counter("speltafel_stream_reads", "event reads (one per viewer class and batch)",
+        self.reads = Counter("speltafel_stream_reads", "event reads (one per game and batch, for all its viewer classes)",
                              registry=self.metrics)
         self.sent = Counter("speltafel_stream_events", "events written to viewers", registry=self.metrics)
         self.lag = Histogram("speltafel_stream_lag_seconds", "from an event's recorded_at to its batch being "
@@ -248,87 +254,71 @@ class Hub:
                 log.warning("stream read %s: %s: %s", feed.game_id, type(exc).__name__, exc)
 
     async def _round(self, feed: Feed) -> bool:
-        """Read what the feed's viewers have not had, once per class; True when a page was full.
-
-        The reads of one batch run in one trip to the thread pool (one hand-over of the interpreter lock
-        instead of one per class: with thousands of sockets on the loop that hand-over is what waits)."""
+        """Read what the feed's viewers have not had, once for all of them (one trip to the thread pool,
+        one read of PostgreSQL), and hand each class its copies; True when a page was full."""
         viewers = [v for v in feed.viewers if not v.done]
         if not viewers:
             return False
-        groups = await self.call(self._read_batch, feed, viewers)
+        keys: dict[tuple[bool, str | None], int] = {}
+        identities: list[Identity] = []
+        for v in viewers:
+            key = (v.identity.admin, v.identity.player_id)
+            if key not in keys:
+                keys[key] = len(identities)
+                identities.append(ADMIN if v.identity.admin else v.identity)
+        batch = await self.call(self._read, feed.game_id, identities, min(v.last for v in viewers),
+                                any(v.sse for v in viewers))
+        groups: dict[int | None, list[Viewer]] = {}
+        classes = batch["classes"]
+        for v in viewers:
+            groups.setdefault(classes[keys[(v.identity.admin, v.identity.player_id)]], []).append(v)
         full = False
-        for members, page in groups:
-            full |= self._deliver(page, members)
+        clock = batch.get("clock")
+        for cls, members in groups.items():
+            full |= self._deliver(batch, batch["pages"][cls], clock, members)
         return full
 
-    def _read_batch(self, feed: Feed, viewers: list[Viewer]) -> list[tuple[list[Viewer], dict[str, Any]]]:
-        """(viewers, their page) per class; runs on the pool. The spectators' read comes first and the
-        seats are looked up after it while seats can still fill (see the module's doc)."""
-        game_id = feed.game_id
-        admins = [v for v in viewers if v.identity.admin]
-        others = [v for v in viewers if not v.identity.admin]
-        out: list[tuple[list[Viewer], dict[str, Any]]] = []
-
-        def after(members: list[Viewer]) -> int:
-            return min(v.last for v in members)
-
-        first: dict[str, Any] | None = None
-        seated = feed.seats
-        if seated is None:
-            if others:
-                first = self._read(game_id, ANONYMOUS, after(others))
-            view = self.service.game_view(game_id, ANONYMOUS)
-            seated = {s["player_id"] for s in view["seats"] if s["player_id"]}
-            if view["status"] != "open":  # seats fill only while the table is open
-                feed.seats = seated
-        groups: dict[str | None, list[Viewer]] = {}
-        for v in others:
-            groups.setdefault(v.identity.player_id if v.identity.player_id in seated else None, []).append(v)
-        spectators = groups.pop(None, [])
-        if spectators:
-            page = first if first is not None else self._read(game_id, ANONYMOUS, after(spectators))
-            out.append((spectators, page))
-        for members in groups.values():
-            out.append((members, self._read(game_id, members[0].identity, after(members))))
-        if admins:
-            out.append((admins, self._read(game_id, ADMIN, after(admins))))
-        if any(page["events"] for _, page in out) and any(v.sse for v in viewers):
-            # a clocked table: each seat's time left after the batch (public), as the SSE ``clock`` event
-            clock = self.service.clock_now(game_id)
-            for _, page in out:
-                page["clock"] = clock
-        return out
-
-    def _read(self, game_id: str, identity: Identity, after: int) -> dict[str, Any]:
+    def _read(self, game_id: str, identities: list[Identity], after: int, clock: bool) -> dict[str, Any]:
         self.reads.inc()
-        return self.service.events(game_id, identity, after, PAGE)
+        return self.service.live_batch(game_id, identities, after, PAGE, clock)
 
-    def _deliver(self, page: dict[str, Any], viewers: Iterable[Viewer]) -> bool:
-        items: list[dict[str, Any]] = page["events"]
+    def _deliver(self, batch: dict[str, Any], items: list[dict[str, Any]], clock_view: dict[str, Any] | None,
+                 viewers: Iterable[Viewer]) -> bool:
+        """Every viewer of one class at the same version and framing gets the same bytes, encoded and
+        framed once, in one write."""
         versions = [item["version"] for item in items]
         encoded: dict[bool, list[bytes]] = {}
-        joined: dict[tuple[bool, int], bytes] = {}  # viewers at the same version share one buffer
-        ended = page["status"] in ENDED
-        clock = f"event: clock\ndata: {json.dumps(page['clock'])}\n\n".encode() if page.get("clock") else None
+        joined: dict[tuple[bool, int, bool], tuple[bytes, bytes]] = {}  # (raw, chunk-framed)
+        status = batch["status"]
+        ended = status in ENDED
+        clock = f"event: clock\ndata: {json.dumps(clock_view)}\n\n".encode() if clock_view and items else b""
+        end = _end(status) if ended else b""
         sent = 0
         for v in viewers:
             start = bisect.bisect_right(versions, v.last)
-            if start < len(items):
-                key = (v.sse, start)
-                chunk = joined.get(key)
-                if chunk is None:
-                    chunks = encoded.get(v.sse)
-                    if chunks is None:
-                        chunks = encoded[v.sse] = [_encode(item, v.sse) for item in items]
-                    chunk = joined[key] = b"".join(chunks[start:])
-                v.send(chunk)
-                if v.sse and clock is not None:
-                    v.send(clock)
-                v.last = versions[-1]
-                sent += len(items) - start
-            if ended and v.last >= page["version"]:  # the final event is out
-                if v.sse:
-                    v.send(_end(page["status"]))
+            fresh = start < len(items)
+            finishing = ended and max(v.last, versions[-1] if fresh else 0) >= batch["version"]
+            if fresh or finishing:
+                key = (v.sse, start, finishing)
+                shared = joined.get(key)
+                if shared is None:
+                    data = b""
+                    if fresh:
+                        chunks = encoded.get(v.sse)
+                        if chunks is None:
+                            chunks = encoded[v.sse] = [_encode(item, v.sse) for item in items]
+                        data = b"".join(chunks[start:])
+                        if v.sse:
+                            data += clock
+                    if finishing and v.sse:
+                        data += end
+                    shared = joined[key] = (data, _frame(data, True))
+                if shared[0]:
+                    v.send(shared[0], shared[1])
+                if fresh:
+                    v.last = versions[-1]
+                    sent += len(items) - start
+            if finishing:
                 v.end()
         self.sent.inc(sent)
         if sent and items[0].get("recorded_at"):

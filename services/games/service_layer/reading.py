@@ -9,9 +9,13 @@ from services.games.domain import clock
 from services.games.domain import length as game_length
 from services.games.domain.audit import audit_export, export_document
 from services.games.service_layer.core import (
+    SPECTATOR,
+    Pending,
     ServiceCore,
+    _redact,
     _seat_items,
     _valid_id,
+    fold_copies,
 )
 from services.games.service_layer.errors import (
     Conflict,
@@ -99,6 +103,55 @@ class Reading(ServiceCore):
             else:
                 items = self.copies(repo, game_id, viewer, after, limit)
         return {"game_id": game_id, "version": table.version, "status": table.status, "events": items}
+
+    def live_batch(
+        self, game_id: str, identities: list[Identity], after: int, limit: int, clock: bool = False
+    ) -> dict[str, Any]:
+        """One read for every live viewer of a game (the stream gateway's batch): the stored events after
+        ``after`` read once, folded once from the table at ``after`` (the cache's recent versions, else
+        snapshot and events), and each viewer class's copies made from them, exactly as ``events`` makes
+        them for that caller. ``classes[i]`` is ``identities[i]``'s class (``viewer_of`` on the table as
+        of the read's last event: a seat, SPECTATOR, or None for everything), ``pages[cls]`` its items;
+        ``clock`` (when asked): ``clock_now`` as of that table."""
+        game_id = _valid_id(game_id)
+        with self.uow.read() as repo:
+            table = self._table_at(repo, game_id, after)
+            stored = repo.events.read_payloads(game_id, after, limit) if table.version >= after else []
+            engine = self.registry.get(table.game_type) if table.game_type else None
+            folded = []
+            for version, type_, payload, hash_, recorded_at in stored:
+                if type_ == "GameCreated":
+                    engine = self.registry.get(payload["game_type"])
+                assert engine is not None
+                pending = Pending(type_, payload)
+                ((_, before, after_state),) = fold_copies(engine, table, [pending])
+                table.head_hash = hash_
+                folded.append((version, pending, before, after_state, recorded_at, engine))
+        if table.version == 0:
+            raise NotFound(f"no game {game_id}")
+        if folded:
+            self.cache.put(table)  # ignored when the cache holds a newer version
+        classes = [self.viewer_of(table, identity) for identity in identities]
+        pages: dict[int | None, list[dict[str, Any]]] = {}
+        for viewer in classes:
+            if viewer in pages:
+                continue
+            seat = None if viewer == SPECTATOR else viewer
+            pages[viewer] = [
+                {
+                    "version": version,
+                    "type": pending.type,
+                    "payload": pending.payload if viewer is None else _redact(rules, pending, seat, before, state),
+                    "recorded_at": recorded_at,
+                }
+                for version, pending, before, state, recorded_at, rules in folded
+            ]
+        out: dict[str, Any] = {"game_id": game_id, "version": table.version, "status": table.status,
+                               "classes": classes, "pages": pages}
+        if clock and engine is not None:
+            view = self._clock_view(table, engine)
+            out["clock"] = None if view is None else {"version": table.version, **view}
+        return out
 
     def export(self, game_id: str, identity: Identity) -> dict[str, Any]:
         if identity.anonymous:
