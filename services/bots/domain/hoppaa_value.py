@@ -1,0 +1,103 @@
+"""What a spot on the HopPaa score track is worth, and how likely a bid is made (for the ``rules`` bot).
+
+A pawn's worth is the expected number of rounds it still needs to reach 35 (``rounds_left``), found by
+value iteration over the track (HP-28 to HP-41) under a simple model of a round:
+
+- the hand is worth ``mu`` tricks (the mean the ``rules`` card play takes with it), drawn from
+  ``MU_SPREAD`` around the table's typical hand;
+- a bid ``b`` is made with probability ``make_chance(b, mu)``: best a little under ``mu`` (a player who
+  has his tricks can duck the rest), falling off on both sides;
+- a made bid moves the pawn by the best step count of S = {b, 5} that fits (HP-28, HP-33, HP-R11; the
+  green jumps and red dots of HP-37 and HP-39 included), a missed one moves it back ``MISS_STEPS``
+  (HP-30, HP-36, HP-38, HP-39);
+- the player bids the ``b`` with the fewest expected rounds left.
+
+So the table knows, for example, that 25 is a poor spot without the white pawn (five steps end on the red
+dot 30 and go back to 25, and only a bid of 6 or more to 29 or beyond moves on), that 31 needs a bid of
+exactly 4, and that from 25 the white pawn's 10 steps finish at once (HP-29). Pure and deterministic:
+computed once per bid range, no randomness.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from functools import cache
+
+from services.games.engines.hoppaa.rules import step_options
+from services.games.engines.hoppaa.track import FINISH, land_back, land_forward
+
+MAKE_PEAK = 0.36  # the chance of making the best bid for a hand (measured: 0.33 to 0.36 in rules play)
+MAKE_OFFSET = 0.7  # the best bid is this far under the hand's mean tricks
+MAKE_WIDTH = 1.6  # spread of the make chance around the best bid, in tricks
+MISS_STEPS = 2  # a typical miss (|t - b|, HP-30)
+# hands' mean tricks about the table's typical one, with weights (2 players: 3 to 7, mostly 4 to 5)
+MU_SPREAD: tuple[tuple[float, float], ...] = (
+    (-1.5, 0.12),
+    (-0.5, 0.38),
+    (0.5, 0.35),
+    (1.5, 0.12),
+    (2.5, 0.03),
+)
+TYPICAL_MU = {2: 4.5, 3: 3.0, 4: 2.3}
+BID_RANGE = {2: range(1, 10), 3: range(1, 7), 4: range(1, 7)}
+
+
+def make_chance(bid: int, mu: float) -> float:
+    """The chance that a hand worth ``mu`` tricks takes exactly ``bid`` (HP-26)."""
+    x = bid - (mu - MAKE_OFFSET)
+    return MAKE_PEAK * math.exp(-x * x / (2 * MAKE_WIDTH * MAKE_WIDTH))
+
+
+def forward(track: Sequence[int], pawn: int, steps: Sequence[int]) -> list[tuple[int, list[int]]]:
+    """(steps, the track after the move) for every step count of ``steps`` that fits (HP-33, HP-R11)."""
+    out = []
+    for s in steps:
+        if track[pawn] != FINISH and track[pawn] + s <= FINISH:
+            landing = land_forward(track, pawn, s)
+            after = list(track)
+            after[pawn] = landing.end
+            if landing.knocked_off is not None:
+                after[landing.knocked_off] = 0
+            out.append((s, after))
+    return out
+
+
+def back(track: Sequence[int], pawn: int, steps: int) -> list[int]:
+    landing = land_back(track, pawn, steps)
+    after = list(track)
+    after[pawn] = landing.end
+    if landing.knocked_off is not None:
+        after[landing.knocked_off] = 0
+    return after
+
+
+@cache
+def rounds_left(players: int) -> tuple[float, ...]:
+    """Expected rounds a single pawn on square 0..35 still needs to finish (35: 0)."""
+    bids = BID_RANGE.get(players, range(1, 7))
+    mus = [(TYPICAL_MU.get(players, 2.3) + d, w) for d, w in MU_SPREAD]
+    r = [0.0 if p == FINISH else 30.0 for p in range(FINISH + 1)]
+    for _ in range(200):
+        new = list(r)
+        for p in range(FINISH):
+            miss = r[back([p], 0, MISS_STEPS)[0]]
+            total = 0.0
+            for mu, w in mus:
+                best = math.inf
+                for b in bids:
+                    q = make_chance(b, mu)
+                    moves = forward([p], 0, step_options(b, False))
+                    made = min((r[after[0]] for _, after in moves), default=r[p])
+                    best = min(best, q * made + (1 - q) * miss)
+                total += w * best
+            new[p] = 1.0 + total
+        r = new
+    return tuple(r)
+
+
+def track_rounds(track: Sequence[int], players: int) -> float:
+    """Expected rounds a whole track (one or two pawns) still needs: the pawns' rounds added up, since each
+    result moves one pawn (HP-31)."""
+    table = rounds_left(players)
+    return sum(table[p] for p in track)
