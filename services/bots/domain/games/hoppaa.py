@@ -24,6 +24,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from services.bots.domain.budget import Budget
@@ -39,7 +40,14 @@ from services.bots.domain.hoppaa_value import (
     track_rounds,
 )
 from services.bots.domain.search import SearchGame, clamp01, flat_search
-from services.games.engines.hoppaa.cards import NO_TRUMP, suit_of, suits_in_play, trick_winner, value_of
+from services.games.engines.hoppaa.cards import (
+    NO_TRUMP,
+    card_set,
+    suit_of,
+    suits_in_play,
+    trick_winner,
+    value_of,
+)
 from services.games.engines.hoppaa.engine import HopPaaEngine
 from services.games.engines.hoppaa.rules import step_options
 from services.games.engines.hoppaa.state import GAME_OVER, HopPaaState
@@ -174,29 +182,92 @@ def discard_move(v: dict[str, Any], moves: list[Move], seat: int) -> Move:
     return ranked_discards(v, moves, seat)[0]
 
 
+@dataclass(frozen=True)
+class Seen:
+    """What a seat knows of the cards this round: the cards it cannot see (others' hands, discards and,
+    with 2 players, the 20 cards out of play, HP-6, HP-R21), how many of them the other players hold, and
+    the suits a player showed void in by not following (HP-21)."""
+
+    unseen: frozenset[str]
+    others_hold: int
+    voids: frozenset[tuple[int, str]]
+
+
+def seen_from(
+    num_players: int,
+    hand: Sequence[str],
+    discard: str | None,
+    tricks: Sequence[Sequence[tuple[int, str]]],
+    hand_sizes: Sequence[int],
+    seat: int,
+) -> Seen:
+    """``tricks``: every trick of the round so far, the one on the table last (HP-19 to HP-24)."""
+    played = {c for t in tricks for _, c in t}
+    unseen = card_set(num_players) - played - set(hand) - ({discard} if discard else set())
+    voids = {(s, suit_of(c)) for t in tricks for s, c in t[1:] if suit_of(c) != suit_of(t[0][1])}
+    others = sum(h for s, h in enumerate(hand_sizes) if s != seat)
+    return Seen(frozenset(unseen), others, frozenset(voids))
+
+
+def lead_wins(card: str, trump: str, seen: Seen, seat: int) -> float:
+    """The chance that ``card`` led now takes the trick (HP-23): no other player holds a higher card of
+    its suit, nor trumps it being void (HP-22)."""
+    suit = suit_of(card)
+    higher = sum(1 for c in seen.unseen if suit_of(c) == suit and value_of(c) > value_of(card))
+    share = min(1.0, seen.others_hold / len(seen.unseen)) if seen.unseen else 0.0
+    p = (1.0 - share) ** higher
+    void = any(x == suit and s != seat for s, x in seen.voids)
+    if void and suit != trump and any(suit_of(c) == trump for c in seen.unseen):
+        p *= 0.3  # a player void in the suit may trump it (HP-22)
+    return p
+
+
 def choose_card(
-    hand_moves: Sequence[str], need: int, trump: str, table: Sequence[tuple[int, str]], seat: int
+    hand_moves: Sequence[str],
+    need: int,
+    trump: str,
+    table: Sequence[tuple[int, str]],
+    seat: int,
+    seen: Seen | None = None,
+    num_players: int = 2,
 ) -> str:
-    """HP-19 to HP-24: among the legal cards, take exactly the tricks still needed."""
+    """HP-19 to HP-24: among the legal cards, take exactly the tricks still needed.
+
+    Leading with tricks to take: the strongest card (a high trump draws the others' trumps); with none to
+    take: the card least likely to win by the cards still unseen (``seen``), the higher of two as unlikely.
+    Following: the cheapest winner while short, else the highest card that still loses; the last to play
+    with only winners left sheds the highest.
+    """
 
     def power(card: str) -> int:
         return value_of(card) + (10 if suit_of(card) == trump else 0)
 
     if not table:  # leading (HP-19)
-        return max(hand_moves, key=power) if need > 0 else min(hand_moves, key=power)
+        if need > 0 or seen is None:
+            return max(hand_moves, key=power) if need > 0 else min(hand_moves, key=power)
+        chance = {c: lead_wins(c, trump, seen, seat) for c in hand_moves}
+        return min(hand_moves, key=lambda c: (round(chance[c], 2), -power(c)))
     winners = [c for c in hand_moves if trick_winner([*table, (seat, c)], trump) == seat]
     losers = [c for c in hand_moves if c not in winners]
     if need > 0:
         return min(winners, key=power) if winners else min(hand_moves, key=power)
     if losers:  # duck, shedding the most dangerous card that still loses
         return max(losers, key=power)
+    if len(table) == num_players - 1:  # the trick is ours anyway: shed the most dangerous card
+        return max(hand_moves, key=power)
     return min(hand_moves, key=power)
 
 
 def card_move(v: dict[str, Any], moves: list[Move], seat: int) -> Move:
-    need = ((v.get("bids") or [])[seat] or 0) - v["tricks_won"][seat]
+    bids = v.get("bids") or []
+    need = (bids[seat] or 0) - v["tricks_won"][seat]
     table = [(int(c["seat"]), str(c["card"])) for c in v["trick"]["cards"]]
-    c = choose_card([m["card"] for m in moves], need, v.get("trump") or NO_TRUMP, table, seat)
+    n = int(v["num_players"])
+    tricks = [[(int(c["seat"]), str(c["card"])) for c in t["cards"]] for t in v.get("trick_log") or []]
+    if table:
+        tricks.append(table)
+    seen = seen_from(n, v.get("hand") or [], v.get("my_discard"), tricks, v["hand_sizes"], seat)
+    c = choose_card([m["card"] for m in moves], need, v.get("trump") or NO_TRUMP, table, seat, seen, n)
     return next(m for m in moves if m["card"] == c)
 
 
