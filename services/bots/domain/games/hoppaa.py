@@ -14,9 +14,11 @@
   they overshoot, HP-R11; from 25 its 10 steps finish). Pawn moves and penalties (HP-33 to HP-41): the
   one that leaves the fewest expected rounds.
 - ``strong``: determinized Monte Carlo search (``search.flat_search``) for the contract (the rules'
-  best few bids or discards, and the white pawn) over sampled deals, playouts with the ``rules`` card play (the rest: the engine's sensible self-play moves), cut off at the end of the round and scored by each seat's (or team's) progress on
-  the track relative to the others (HP-28 to HP-41); a won game scores 1. Card play and pawn moves
-  are the ``rules`` choices (a game has hundreds of card plays; searching them all costs too much).
+  best few bids or discards, and the white pawn) over sampled deals, playouts with the ``rules`` level
+  for every seat (a tenth of the card plays one of the engine's sensible self-play moves at random), cut
+  off at the end of the round and scored by each seat's (or team's) progress in expected rounds to go
+  (``hoppaa_value``) relative to the others (HP-28 to HP-41); a won game scores 1. Card play and pawn
+  moves are the ``rules`` choices (a game has hundreds of card plays; searching them all costs too much).
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from services.bots.domain.budget import Budget
+from services.bots.domain.budget import Budget, fixed_budget
 from services.bots.domain.games import Level
 from services.bots.domain.hoppaa_sensible import sensible_moves, sensible_random
 from services.bots.domain.hoppaa_value import (
@@ -55,6 +57,7 @@ from services.games.engines.hoppaa.track import FINISH, PAWN_NAMES
 
 Move = dict[str, Any]
 ENGINE = HopPaaEngine()
+PLAYOUT_BUDGET = fixed_budget(1)  # the rules level ignores its budget
 
 # chance that a card of this rank (index = value 1..10) takes a trick, plain and trump
 PLAIN_P = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.02, 0.12, 0.35, 0.75)
@@ -334,14 +337,25 @@ def rules_level(
 
 
 def playout_policy(state: HopPaaState, seat: int, legal: list[Move], rng: random.Random) -> Move:
-    """``rules`` card play on the (determinized) state; otherwise one of the engine's sensible
-    self-play moves (policy.py) at random."""
-    if legal[0]["type"] == "play_card" and rng.random() >= PLAYOUT_NOISE:
+    """The ``rules`` level on the (determinized) state, from the seat's own view; a share
+    ``PLAYOUT_NOISE`` of the card plays is one of the engine's sensible self-play moves (policy.py) at
+    random instead."""
+    kind = legal[0]["type"]
+    if kind == "play_card":
+        if rng.random() < PLAYOUT_NOISE:
+            options = ENGINE.selfplay_moves(state, seat) or legal
+            return options[int(rng.random() * len(options))]
         need = (state.bids[seat] or 0) - state.tricks_won[seat]
-        c = choose_card([m["card"] for m in legal], need, state.trump or NO_TRUMP, state.trick, seat)
+        tricks = [list(t.cards) for t in state.trick_log]
+        if state.trick:
+            tricks.append(list(state.trick))
+        hand = state.hands[seat]
+        sizes = [len(h) for h in state.hands]
+        seen = seen_from(state.num_players, hand, state.discards[seat], tricks, sizes, seat)
+        trump = state.trump or NO_TRUMP
+        c = choose_card([m["card"] for m in legal], need, trump, state.trick, seat, seen, state.num_players)
         return next(m for m in legal if m["card"] == c)
-    options = ENGINE.selfplay_moves(state, seat) or legal
-    return options[int(rng.random() * len(options))]
+    return rules_level(ENGINE.view(state, seat), legal, seat, rng, PLAYOUT_BUDGET)
 
 
 def cutoff(sample: HopPaaState, state: HopPaaState) -> bool:
@@ -349,19 +363,15 @@ def cutoff(sample: HopPaaState, state: HopPaaState) -> bool:
     return state.round != sample.round or state.phase == GAME_OVER
 
 
-def _progress(track: Sequence[int]) -> float:
-    return float(sum(track)) + 8.0 * sum(1 for p in track if p == FINISH)
-
-
 def evaluate(sample: HopPaaState, state: HopPaaState) -> list[float]:
-    """A won game is 1 for the winners, 0 for the others; else 0.5 plus the seat's (team's) track
-    progress this round minus the others' average, scaled."""
+    """A won game is 1 for the winners, 0 for the others; else 0.5 plus the seat's (team's) progress this
+    round (the expected rounds to go it saved, ``hoppaa_value``) minus the others' average, scaled."""
     n = state.num_players
     teams = state.table.teams
     if state.phase == GAME_OVER and state.winner is not None:
         won = teams[state.winner] if teams is not None else [state.winner]
         return [1.0 if s in won else 0.0 for s in range(n)]
-    gain = [_progress(state.pawns[s]) - _progress(sample.pawns[s]) for s in range(n)]
+    gain = [track_rounds(sample.pawns[s], n) - track_rounds(state.pawns[s], n) for s in range(n)]
     if teams is not None:
         team_gain = {s: sum(gain[m] for m in team) for team in teams for s in team}
         gain = [team_gain[s] for s in range(n)]
