@@ -87,8 +87,10 @@ def test_cityhopper_strong_beats_rules() -> None:
         ("klapper", GameConfig(2, {"target": 1}), 20),
         ("roparun", GameConfig(2, {}), 8),
         ("cityhopper", GameConfig(2, {}), 8),
+        # HopPaa's random already plays only the sensible moves (hoppaa_sensible); seeded: 14 v 0 of 24 deals
+        ("hoppaa", GameConfig(2, {"pawns_per_player": 1}), 24),
     ],
-    ids=["klapper", "roparun", "cityhopper"],
+    ids=["klapper", "roparun", "cityhopper", "hoppaa"],
 )
 def test_rules_beats_random(game_type: str, config: GameConfig, deals: int) -> None:
     won, lost, games = duplicate(game_type, config, "rules", "random", deals, 1)
