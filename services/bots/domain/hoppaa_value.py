@@ -15,14 +15,13 @@ value iteration over the track (HP-28 to HP-41) under a simple model of a round:
 So the table knows, for example, that 25 is a poor spot without the white pawn (five steps end on the red
 dot 30 and go back to 25, and only a bid of 6 or more to 29 or beyond moves on), that 31 needs a bid of
 exactly 4, and that from 25 the white pawn's 10 steps finish at once (HP-29). Pure and deterministic:
-computed once per bid range, no randomness.
+computed once at import for each player count, no randomness.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from functools import cache
 
 from services.games.engines.hoppaa.rules import step_options
 from services.games.engines.hoppaa.track import FINISH, land_back, land_forward
@@ -72,28 +71,41 @@ def back(track: Sequence[int], pawn: int, steps: int) -> list[int]:
     return after
 
 
-@cache
-def rounds_left(players: int) -> tuple[float, ...]:
-    """Expected rounds a single pawn on square 0..35 still needs to finish (35: 0)."""
+def _solve(players: int) -> tuple[float, ...]:
+    """Expected rounds a single pawn on square 0..35 still needs to finish (35: 0), by value iteration
+    until no square changes by more than 1e-4 rounds."""
     bids = BID_RANGE.get(players, range(1, 7))
     mus = [(TYPICAL_MU.get(players, 2.3) + d, w) for d, w in MU_SPREAD]
+    chances = [([make_chance(b, mu) for b in bids], w) for mu, w in mus]
+    landings = {
+        (p, b): [after[0] for _, after in forward([p], 0, step_options(b, False))]
+        for p in range(FINISH)
+        for b in bids
+    }
+    missed = [back([p], 0, MISS_STEPS)[0] for p in range(FINISH)]
     r = [0.0 if p == FINISH else 30.0 for p in range(FINISH + 1)]
-    for _ in range(200):
-        new = list(r)
-        for p in range(FINISH):
-            miss = r[back([p], 0, MISS_STEPS)[0]]
+    for _ in range(1000):
+        old = list(r)
+        for p in reversed(range(FINISH)):  # Gauss-Seidel from the finish down: most squares ahead are new
+            miss = r[missed[p]]
+            made = [min((r[x] for x in landings[p, b]), default=r[p]) for b in bids]
             total = 0.0
-            for mu, w in mus:
-                best = math.inf
-                for b in bids:
-                    q = make_chance(b, mu)
-                    moves = forward([p], 0, step_options(b, False))
-                    made = min((r[after[0]] for _, after in moves), default=r[p])
-                    best = min(best, q * made + (1 - q) * miss)
-                total += w * best
-            new[p] = 1.0 + total
-        r = new
+            for qs, w in chances:
+                total += w * min(q * m + (1 - q) * miss for q, m in zip(qs, made, strict=True))
+            r[p] = 1.0 + total
+        change = max(abs(x - y) for x, y in zip(r, old, strict=True))
+        if change < 1e-4:
+            break
     return tuple(r)
+
+
+# computed once at import (a few hundred milliseconds), so no bot decision pays for it
+ROUNDS_LEFT: dict[int, tuple[float, ...]] = {n: _solve(n) for n in (2, 3, 4)}
+
+
+def rounds_left(players: int) -> tuple[float, ...]:
+    """Expected rounds a single pawn on square 0..35 still needs to finish (35: 0)."""
+    return ROUNDS_LEFT[players] if players in ROUNDS_LEFT else ROUNDS_LEFT[4]
 
 
 def track_rounds(track: Sequence[int], players: int) -> float:
