@@ -205,3 +205,15 @@ def test_hoppaa_rules_takes_the_white_pawn_where_its_steps_help() -> None:
 
     assert white_move(view(25), moves, 0)["use"] is True
     assert white_move(view(26), moves, 0)["use"] is False
+
+
+def test_hoppaa_track_table_is_the_solved_one() -> None:
+    """The literal table of expected rounds to go is what value iteration over the track gives
+    (HP-28 to HP-41), and it knows the track: with 2 players (bids 1 to 9) 31, where a bid of 4
+    finishes, is better than 34, where only a bid of exactly 1 does (HP-40)."""
+    from services.bots.domain.hoppaa_value import ROUNDS_LEFT, _solve
+
+    for n, table in ROUNDS_LEFT.items():
+        assert max(abs(a - b) for a, b in zip(_solve(n), table, strict=True)) < 1e-3
+        assert table[35] == 0.0 and table[0] == max(table)
+    assert ROUNDS_LEFT[2][31] < ROUNDS_LEFT[2][34]
