@@ -147,3 +147,73 @@ def test_arena_stops_at_the_move_cap() -> None:
         max_moves=50,
     )
     assert result.moves == 50 and not result.finished
+
+
+def test_hoppaa_rules_leads_the_card_least_likely_to_win_once_the_bid_is_made() -> None:
+    """HP-23: with 10S to 5S played, 4S is the top spade and would win; 5H can still be beaten by five
+    unseen hearts, so a player who has his tricks leads 5H (HP-26 to HP-28)."""
+    from services.bots.domain.games.hoppaa import choose_card, seen_from
+
+    tricks = [[(0, "10S"), (1, "5S")], [(0, "9S"), (1, "6S")], [(0, "8S"), (1, "7S")]]
+    seen = seen_from(2, ["4S", "5H"], "AC", tricks, [2, 2], 0)
+    assert choose_card(["4S", "5H"], 0, "C", [], 0, seen, 2) == "5H"
+    assert choose_card(["4S", "5H"], 1, "C", [], 0, seen, 2) == "5H"  # still short: the stronger card
+    # the last to play, with only winners left, takes the trick with its most dangerous card
+    assert choose_card(["9S", "5S"], 0, "H", [(1, "2S")], 0, seen, 2) == "9S"
+
+
+def _scoring_view(square: int, steps: list[int]) -> dict[str, Any]:
+    return {
+        "num_players": 2,
+        "pawns": [{"green": square}, {"green": 0}],
+        "scoring": {"seat": 0, "owner": 0, "result": "made", "steps": steps, "penalty": None},
+    }
+
+
+def test_hoppaa_rules_moves_the_pawn_where_the_finish_is_easier_to_reach() -> None:
+    """HP-28, HP-40: from 29 with bid 2 made, 2 steps reach 31 (a bid of 4 finishes from there), 5 steps
+    reach 34 (only an exact bid of 1 finishes): ``rules`` moves 2, the longest move would be 5."""
+    from services.bots.domain.games.hoppaa import pawn_move
+
+    def moves(steps: list[int]) -> list[dict[str, Any]]:
+        return [{"type": "choose_pawn_move", "pawn": "green", "steps": s} for s in steps]
+
+    assert pawn_move(_scoring_view(29, [2, 5]), moves([2, 5]), 0)["steps"] == 2
+    # lower down the longer move is the better one: 9 + 5 = 14 jumps to 21 (HP-37)
+    assert pawn_move(_scoring_view(9, [3, 5]), moves([3, 5]), 0)["steps"] == 5
+
+
+def test_hoppaa_rules_takes_the_white_pawn_where_its_steps_help() -> None:
+    """HP-29: from 25 the white pawn's 10 steps finish any made bid, so it is taken; from 26 it is
+    declined: its steps 2b and 10 reach nothing better (36 overshoots, HP-R11), while 5 plain steps reach
+    31, where a bid of 4 finishes."""
+    from services.bots.domain.games.hoppaa import white_move
+
+    moves = [{"type": "choose_white_pawn", "use": True}, {"type": "choose_white_pawn", "use": False}]
+    hand = ["10S", "7S", "3S", "9H", "4H", "2H", "8D", "5D", "6C", "AC"]
+
+    def view(square: int) -> dict[str, Any]:
+        return {
+            "num_players": 2,
+            "teams": None,
+            "pawns": [{"green": square}, {"green": 3}],
+            "white_pawn": {"offered_to": 0, "used": None},
+            "hand": hand,
+            "trump": None,
+            "opener": 0,
+        }
+
+    assert white_move(view(25), moves, 0)["use"] is True
+    assert white_move(view(26), moves, 0)["use"] is False
+
+
+def test_hoppaa_track_table_is_the_solved_one() -> None:
+    """The literal table of expected rounds to go is what value iteration over the track gives
+    (HP-28 to HP-41), and it knows the track: with 2 players (bids 1 to 9) 31, where a bid of 4
+    finishes, is better than 34, where only a bid of exactly 1 does (HP-40)."""
+    from services.bots.domain.hoppaa_value import ROUNDS_LEFT, _solve
+
+    for n, table in ROUNDS_LEFT.items():
+        assert max(abs(a - b) for a, b in zip(_solve(n), table, strict=True)) < 1e-3
+        assert table[35] == 0.0 and table[0] == max(table)
+    assert ROUNDS_LEFT[2][31] < ROUNDS_LEFT[2][34]
