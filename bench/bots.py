@@ -88,7 +88,7 @@ GAMES: dict[str, BenchGame] = {
     ),
     "cityhopper": BenchGame(
         GameConfig(2, {}),
-        strong_iterations=20,
+        strong_iterations=60,
         unit="playouts",
         note="2 players head to head; a whole game; questions from self-play's sample pack",
     ),

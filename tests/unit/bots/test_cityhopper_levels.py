@@ -233,3 +233,63 @@ if __name__ == "__main__":  # pragma: no cover - the measurement, see the module
     playouts = int(sys.argv[4]) if len(sys.argv) > 4 else 20
     first = int(sys.argv[5]) if len(sys.argv) > 5 else 1
     print(a, "vs", b, head_to_head(a, b, n, playouts, first, progress=True), flush=True)
+
+
+def _mid_game_state(seed: int = 3, moves: int = 12) -> Any:
+    """A real two-player state after ``moves`` rules moves, every seat holding its end cities."""
+    config = GameConfig(num_players=2, options={})
+    provider = ENGINE.selfplay_provider()
+    seeds = seeds_for(seed)
+    progress, _ = open_game(ENGINE, config, seeds, None, provider)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        seat = ENGINE.to_move(progress.state)[0]
+        legal = ENGINE.legal_moves(progress.state, seat)
+        move = choose(
+            "cityhopper",
+            "rules",
+            {"view": ENGINE.view(progress.state, seat)},
+            legal,
+            seat,
+            rng,
+            fixed_budget(1),
+        )
+        apply_move(ENGINE, progress, seat, move, seeds, None, provider)
+    assert ENGINE.outcome(progress.state) is None
+    return progress.state
+
+
+def test_strong_evaluation_follows_the_rules_that_decide_the_race() -> None:
+    """``evaluate`` (what strong's playouts are scored by): the two seats' chances add up to 1; a seat
+    gains by standing on its end city rather than far away (CH-42), by owning an end city it has paid
+    for (CH-38, CH-42), and loses by a penalty point (CH-17)."""
+    import copy
+
+    from services.bots.domain.games.cityhopper import evaluate
+    from services.games.engines.cityhopper.board import CITY_IDS
+    from services.games.engines.cityhopper.state import PRICE_END_CITY, Pos
+
+    s = _mid_game_state()
+    assert math.isclose(evaluate(s, 0) + evaluate(s, 1), 1.0)
+    me = s.players[0]
+    end = me.end_cards[0].city
+
+    near, far = copy.deepcopy(s), copy.deepcopy(s)
+    near.players[0].pos = Pos("city", end)
+    far.players[0].pos = Pos(
+        "city", max(CITY_IDS, key=lambda c: min(distances()[c][e.city] for e in me.end_cards))
+    )
+    assert evaluate(near, 0) > evaluate(far, 0)
+
+    unowned = [c.city for c in me.end_cards if s.owners.get(c.city) != 0]
+    assert unowned, "the fixture's seat 0 owns every end city already"
+    paid = copy.deepcopy(s)
+    paid.players[0].money = max(0, paid.players[0].money - PRICE_END_CITY)
+    paid.owners[unowned[0]] = 0
+    poorer = copy.deepcopy(s)
+    poorer.players[0].money = paid.players[0].money
+    assert evaluate(paid, 0) > evaluate(poorer, 0)
+
+    penalised = copy.deepcopy(s)
+    penalised.players[0].penalty += 1
+    assert evaluate(penalised, 0) < evaluate(s, 0)
