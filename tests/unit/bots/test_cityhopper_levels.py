@@ -14,6 +14,7 @@ plays 100 seeds twice (seats swapped) of ``strong`` against ``rules`` with 40 pl
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 import sys
@@ -31,6 +32,7 @@ from services.games.domain.play import apply_move, open_game
 from services.games.engines.base import GameConfig
 from services.games.engines.cityhopper.engine import CityHopperEngine
 from services.games.service_layer.selfplay import seeds_for
+from tests.unit.bots.test_cityhopper_determinize import positions
 
 ENGINE = CityHopperEngine()
 
@@ -237,26 +239,9 @@ if __name__ == "__main__":  # pragma: no cover - the measurement, see the module
 
 def _mid_game_state(seed: int = 3, moves: int = 12) -> Any:
     """A real two-player state after ``moves`` rules moves, every seat holding its end cities."""
-    config = GameConfig(num_players=2, options={})
-    provider = ENGINE.selfplay_provider()
-    seeds = seeds_for(seed)
-    progress, _ = open_game(ENGINE, config, seeds, None, provider)
-    rng = random.Random(seed)
-    for _ in range(moves):
-        seat = ENGINE.to_move(progress.state)[0]
-        legal = ENGINE.legal_moves(progress.state, seat)
-        move = choose(
-            "cityhopper",
-            "rules",
-            {"view": ENGINE.view(progress.state, seat)},
-            legal,
-            seat,
-            rng,
-            fixed_budget(1),
-        )
-        apply_move(ENGINE, progress, seat, move, seeds, None, provider)
-    assert ENGINE.outcome(progress.state) is None
-    return progress.state
+    state = next(itertools.islice(positions(seed, 2, ("rules",), every=1), moves, None))
+    assert ENGINE.outcome(state) is None
+    return state
 
 
 def test_strong_evaluation_follows_the_rules_that_decide_the_race() -> None:
