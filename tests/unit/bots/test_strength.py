@@ -13,11 +13,11 @@ give the same games), with a statistical margin:
 
 So a wrong-direction pass has probability at most ``ALPHA`` = 2.5%. The seeded outcomes (deals won
 from both seats v lost from both): Klapper passes at p <= 1% too; ROPARUN 10 v 2 of 28 deals,
-p = 0.019 (12 deals gave 5 v 1, too few to tell); HopPaa strong v rules 13 v 4 of 32 deals, p = 0.0245
-(its rules level bids by the track now, so strong's edge is smaller; 12 deals gave 6 v 1, too few);
+p = 0.019 (12 deals gave 5 v 1, too few to tell); HopPaa strong v rules 19 v 5 of 48 deals, p = 0.0033
+(its rules level bids by the track now, so strong's edge is smaller; 12 deals gave 6 v 1, too few, and
+32 gave 13 v 4, p = 0.0245, too close to ALPHA);
 HopPaa rules v random 14 v 0 of 24. Runtime: about 10 minutes of wall time in all under a load average
-of 8 to 10 on this 2-core machine (Klapper 216 s, ROPARUN 291 s, HopPaa strong about 60 s of CPU and
-4 minutes of wall time at load 10, the rules-v-random cases seconds); roughly a third of that on an
+of 8 to 10 on this 2-core machine (Klapper 216 s, ROPARUN 291 s, HopPaa strong about 90 s of CPU, the rules-v-random cases seconds); roughly a third of that on an
 idle core.
 """
 
@@ -64,7 +64,7 @@ def duplicate(
 CASES = [
     # (game type, config, deals, strong iterations)
     ("klapper", GameConfig(2, {"target": 1}), 64, 30),
-    ("hoppaa", GameConfig(2, {"pawns_per_player": 1}), 32, 6),
+    ("hoppaa", GameConfig(2, {"pawns_per_player": 1}), 48, 6),
     ("roparun", GameConfig(2, {}), 28, 5),
 ]
 
