@@ -311,6 +311,23 @@ class ServiceCore:
         cached = self.cache.get_at(game_id, version)
         return cached if cached is not None else self.load(repo, game_id, until=version)
 
+    def _fold_stored(
+        self, table: Table, stored: list[tuple[Any, ...]]
+    ) -> list[tuple[int, Pending, Any, Any, Any, Engine[Any]]]:
+        """Fold stored rows ``(version, type, payload, hash, recorded_at)`` onto ``table`` (in place): each
+        event with the state before and after it and the engine that folded it (``GameCreated`` names it)."""
+        engine = self.registry.get(table.game_type) if table.game_type else None
+        folded = []
+        for version, type_, payload, hash_, recorded_at in stored:
+            if type_ == "GameCreated":
+                engine = self.registry.get(payload["game_type"])
+            assert engine is not None
+            pending = Pending(type_, payload)
+            ((_, before, after_state),) = fold_copies(engine, table, [pending])
+            table.head_hash = hash_
+            folded.append((version, pending, before, after_state, recorded_at, engine))
+        return folded
+
     def copies(
         self, repo: GamesRepository, game_id: str, viewer: int, after: int, limit: int
     ) -> list[dict[str, Any]]:
@@ -322,22 +339,15 @@ class ServiceCore:
             return []
         table = self._table_at(repo, game_id, after)
         seat = None if viewer == SPECTATOR else viewer
-        items = []
-        engine = self.registry.get(table.game_type) if table.game_type else None
-        for version, type_, payload, _, recorded_at in stored:
-            if type_ == "GameCreated":
-                engine = self.registry.get(payload["game_type"])
-            assert engine is not None
-            pending = Pending(type_, payload)
-            ((_, before, after_state),) = fold_copies(engine, table, [pending])
-            items.append(
-                {
-                    "version": version,
-                    "type": type_,
-                    "payload": _redact(engine, pending, seat, before, after_state),
-                    "recorded_at": recorded_at,
-                }
-            )
+        items = [
+            {
+                "version": version,
+                "type": pending.type,
+                "payload": _redact(engine, pending, seat, before, after_state),
+                "recorded_at": recorded_at,
+            }
+            for version, pending, before, after_state, recorded_at, engine in self._fold_stored(table, stored)
+        ]
         return items
 
     @staticmethod

@@ -10,12 +10,10 @@ from services.games.domain import length as game_length
 from services.games.domain.audit import audit_export, export_document
 from services.games.service_layer.core import (
     SPECTATOR,
-    Pending,
     ServiceCore,
     _redact,
     _seat_items,
     _valid_id,
-    fold_copies,
 )
 from services.games.service_layer.errors import (
     Conflict,
@@ -117,16 +115,7 @@ class Reading(ServiceCore):
         with self.uow.read() as repo:
             table = self._table_at(repo, game_id, after)
             stored = repo.events.read_payloads(game_id, after, limit) if table.version >= after else []
-            engine = self.registry.get(table.game_type) if table.game_type else None
-            folded = []
-            for version, type_, payload, hash_, recorded_at in stored:
-                if type_ == "GameCreated":
-                    engine = self.registry.get(payload["game_type"])
-                assert engine is not None
-                pending = Pending(type_, payload)
-                ((_, before, after_state),) = fold_copies(engine, table, [pending])
-                table.head_hash = hash_
-                folded.append((version, pending, before, after_state, recorded_at, engine))
+            folded = self._fold_stored(table, stored)
         if table.version == 0:
             raise NotFound(f"no game {game_id}")
         if folded:
@@ -148,8 +137,8 @@ class Reading(ServiceCore):
             ]
         out: dict[str, Any] = {"game_id": game_id, "version": table.version, "status": table.status,
                                "classes": classes, "pages": pages}
-        if clock and engine is not None:
-            view = self._clock_view(table, engine)
+        if clock and table.game_type:
+            view = self._clock_view(table, self.registry.get(table.game_type))
             out["clock"] = None if view is None else {"version": table.version, **view}
         return out
 
