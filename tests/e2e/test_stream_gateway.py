@@ -41,14 +41,15 @@ class Stack:
     def __init__(self, database_url: str, redis_url: str) -> None:
         registry = default_registry("tests.support.diceduel:DiceDuel")
         settings = settings_for(database_url, redis_url)
-        self.games = Server(create_games_app(settings, registry))
+        self.games_app = create_games_app(settings, registry)
+        self.games = Server(self.games_app)
         self.streams = StreamServer(create_streams(settings, registry))
         self.gateway = Server(create_gateway_app({"games": self.games.url}, streams=self.streams.url))
         self.url = self.gateway.url + "/games"
 
-    def reads(self) -> float:
+    def reads(self, counter: str = "speltafel_stream_reads_total") -> float:
         text = requests.get(self.streams.url + "/metrics", timeout=10).text
-        return next(float(line.split()[-1]) for line in text.splitlines() if line.startswith("speltafel_stream_reads_total"))
+        return next(float(line.split()[-1]) for line in text.splitlines() if line.startswith(counter))
 
     def stop(self) -> None:
         for server in (self.gateway, self.streams, self.games):
@@ -123,6 +124,97 @@ def test_viewers_of_every_class_get_their_own_copies_from_one_read_per_batch_and
     assert bonus(items_of(readers[0]))["payload"]["values"] == [full[0], None]
     assert all(bonus(items_of(r))["payload"]["values"] == [None, None] for r in readers[3:-1])
     assert bonus(items_of(readers[-1]))["payload"]["values"] == full
+
+
+class Faulty:
+    """The games service's notices with faults for the gateway to cope with, once armed: ``lose`` (the
+    1-based numbers of the notices to lose) and ``bare`` (to send as the version alone, as an older
+    writer or a commit too big for a notice sends it)."""
+
+    def __init__(self, publish: Any, lose: set[int], bare: set[int]) -> None:
+        self.publish, self.lose, self.bare, self.armed, self.count = publish, lose, bare, False, 0
+
+    def __call__(self, game_id: str, version: int, rows: list[Any]) -> None:
+        if self.armed:
+            self.count += 1
+            if self.count in self.lose:
+                return
+            if self.count in self.bare:
+                rows = []
+        self.publish(game_id, version, rows)
+
+
+def move(game_id: str, seats: list[Client]) -> int:
+    game = seats[0].get(f"/v1/games/{game_id}").json()
+    player = seats[game["to_move"][0]]
+    legal = player.get(f"/v1/games/{game_id}/legal-moves").json()
+    r = player.post(f"/v1/games/{game_id}/moves", {"move": legal["moves"][0], "expected_version": legal["version"]})
+    assert r.status_code == 201, r.text
+    return int(r.json()["version"])
+
+
+def faulty_game(stack: Stack, faulty: Faulty) -> tuple[str, list[Client], list[Client], list[Reader]]:
+    """A running DiceDuel game with a reader of every class (both seats, a registered and an anonymous
+    spectator, an admin) that has every event so far; then the faults are armed."""
+    service = stack.games_app.extensions["games_service"]
+    faulty.publish, service.publish = service.publish, faulty
+    seats = [register(stack.url, f"p{k}") for k in range(2)]
+    game_id = seats[0].post("/v1/games", {"game_type": "diceduel", "num_players": 2,
+                                          "seats": [seats[0].player_id, None]}).json()["id"]
+    assert seats[1].post(f"/v1/games/{game_id}/join", {}).status_code == 200
+    viewers = [seats[0], seats[1], register(stack.url, "w"), Client(stack.url), Client(stack.url, ADMIN)]
+    readers = [Reader(v, game_id, NDJSON, {"timeout": 120}) for v in viewers]
+    for r in readers:
+        r.start()
+    for r in readers:
+        assert r.opened.wait(WAIT)
+    version = seats[0].get(f"/v1/games/{game_id}").json()["version"]
+    wait_for(lambda: all(items_of(r) and items_of(r)[-1]["version"] == version for r in readers),
+             "everyone has the start")
+    faulty.armed = True
+    return game_id, seats, viewers, readers
+
+
+def test_a_gap_in_the_notices_or_a_notice_without_its_events_is_read_from_postgresql(
+    database_url: str, redis_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The events in the notices are only a shortcut: a lost notice (the next one shows the gap) and a
+    notice without its events send the gateway to PostgreSQL at once (the keep-alive read, 120 s here,
+    does not come into it); each viewer still gets exactly its own copies of every event, once, in order,
+    and the moves after come from their notices again."""
+    monkeypatch.setenv("STREAM_KEEPALIVE_SECONDS", "120")
+    stack = Stack(database_url, redis_url)
+    try:
+        faulty = Faulty(None, lose={1}, bare={3})
+        game_id, seats, viewers, readers = faulty_game(stack, faulty)
+        for k in range(4):  # lost, its gap, bare, as it should be (a race to 20 lasts longer than 2 rolls each)
+            version = move(game_id, seats)
+            if k == 2:
+                noticed = stack.reads("speltafel_stream_notice_batches_total")
+            if k != 0:
+                wait_for(lambda v=version: all(items_of(r)[-1]["version"] == v for r in readers),  # type: ignore[misc]
+                         "the moves reach everyone")
+        assert stack.reads("speltafel_stream_notice_batches_total") > noticed  # the fourth from its notice
+        for viewer, reader in zip(viewers, readers, strict=True):
+            assert items_of(reader) == viewer.get(f"/v1/games/{game_id}/events").json()["events"]
+    finally:
+        stack.stop()
+
+
+def test_a_lost_last_notice_is_found_by_the_read_every_keepalive_period(
+    database_url: str, redis_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("STREAM_KEEPALIVE_SECONDS", "1")
+    stack = Stack(database_url, redis_url)
+    try:
+        faulty = Faulty(None, lose={1}, bare=set())
+        game_id, seats, viewers, readers = faulty_game(stack, faulty)
+        version = move(game_id, seats)  # no notice follows it
+        wait_for(lambda: all(items_of(r)[-1]["version"] == version for r in readers), "the move reaches everyone")
+        for viewer, reader in zip(viewers, readers, strict=True):
+            assert items_of(reader) == viewer.get(f"/v1/games/{game_id}/events").json()["events"]
+    finally:
+        stack.stop()
 
 
 def test_sse_resumes_after_last_event_id_through_the_gateway(stack: Stack) -> None:

@@ -2,23 +2,29 @@
 
 An aiohttp server on one asyncio loop (uvloop when installed). Every open stream is a coroutine and a
 socket; the process holds **one** Redis pub/sub connection for all its viewers (one channel per game
-with viewers). When a game's notice arrives, the game's feed reads the new events **once** for all its
-viewers (``GamesService.live_batch``: one query of the stored events, folded once from the cached table)
-and makes each viewer class's copies from that one read, as ``GET .../events`` makes them:
+with viewers). A game's writer publishes each commit's new events on that channel
+(``adapters/notifications.py``); the game's feed makes its viewers' copies from them without reading
+PostgreSQL (``GamesService.live_batch_known``: folded once from the cached table), and reads the store
+instead (``GamesService.live_batch``: one query for all its viewers) whenever the notices do not follow
+on without a gap: a viewer joins or resumes behind the feed, a notice was lost (the next one shows the
+gap, or the read every ``STREAM_KEEPALIVE_SECONDS`` finds it), a notice came without its events (too big,
+an older writer), Redis reconnected, or the cache lacks the table. Either way each viewer class's copies
+are made as ``GET .../events`` makes them:
 
 * spectators (anonymous callers and players without a seat) share the spectators' copy (README "What is
   revealed after the end");
 * each seated player gets its seat's copy (``redact_event`` of the game's engine);
 * admins share the full log.
 
-Each viewer's class is ``viewer_of`` on the table as of the read's last event, so a player who takes a
-seat gets its seat's copy from that read on (seats only fill; nobody leaves a seat). Each class's batch
+Each viewer's class is ``viewer_of`` on the table as of the batch's last event, so a player who takes a
+seat gets its seat's copy from that batch on (seats only fill; nobody leaves a seat). Each class's batch
 is encoded and framed once; every viewer of the class at the same version gets the same bytes in one
 socket write (no coroutine wakes per viewer and batch). The reads run on a small thread pool.
 
 Answers as the threaded endpoint does: same media types, ``Last-Event-ID``/``?after=N`` resume, keep-
-alives every ``STREAM_KEEPALIVE_SECONDS``, the ``end`` event, ``timeout``, CORS headers and problem+json
-errors (401, 404, 406, 422, 503 with ``Retry-After`` when PostgreSQL or Redis does not answer)."""
+alives every ``STREAM_KEEPALIVE_SECONDS``, the ``end`` event, ``timeout``, the ``clock`` event (SSE) or
+line (NDJSON) after each batch on a clocked table, CORS headers and problem+json errors (401, 404, 406,
+422, 503 with ``Retry-After`` when PostgreSQL or Redis does not answer)."""
 
 from __future__ import annotations
 
@@ -37,7 +43,7 @@ from typing import Any, TypeVar
 import redis.asyncio as aioredis
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 
-from services.games.adapters.notifications import channel
+from services.games.adapters.notifications import Row, channel, decode_notice
 from services.games.entrypoints.http import ENDED
 from services.games.service_layer.handlers import GamesService
 from shared.auth import Identity
@@ -58,10 +64,11 @@ class StreamSettings:
     batch: float = 0.025  # seconds between two reads of one game (STREAM_BATCH_SECONDS)
 
 
+KNOWN_MAX = 4 * PAGE  # events from notices a feed holds at most (past that it forgets them and reads)
 MAX_BUFFERED = 8 << 20  # bytes a viewer may fall behind by before it is cut off (it resumes with Last-Event-ID)
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Viewer:
     """One open stream. The feed writes a batch straight to its socket (no coroutine wakes per batch):
     the bytes of one batch are shared by every viewer of a class at the same version."""
@@ -92,9 +99,13 @@ class Viewer:
             transport.write(data)
         self.wrote_at = time.monotonic()
         if transport.get_write_buffer_size() > MAX_BUFFERED:  # a client that does not read
-            log.warning("a viewer fell %d bytes behind: cut off", transport.get_write_buffer_size())
-            transport.close()
-            self.finished.set()
+            self.cut_off()
+
+    def cut_off(self) -> None:
+        assert self.transport is not None
+        log.warning("a viewer fell %d bytes behind: cut off", self.transport.get_write_buffer_size())
+        self.transport.close()
+        self.finished.set()
 
     def attach(self, transport: asyncio.Transport, chunked: bool) -> None:
         """The headers are out: from now on straight to the socket, what waited first."""
@@ -115,9 +126,18 @@ class Feed:
 
     game_id: str
     viewers: set[Viewer] = field(default_factory=set)
+    # the viewers by caller ((admin, player_id): ``viewer_of`` gives them one class), for the round
+    callers: dict[tuple[bool, str | None], list[Viewer]] = field(default_factory=dict)
+    version: int = 0  # the game's version as of the last round
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     task: asyncio.Task[None] | None = None
+    known: dict[int, Row] = field(default_factory=dict)  # version -> a stored event from a notice, not yet sent
+    stale: bool = True  # PostgreSQL may hold events that no notice brought: the next round reads it
+    noticed_at: float | None = None  # time.time() of the first notice since the last round (the stage metric)
 
+
+def _caller(identity: Identity) -> tuple[bool, str | None]:
+    return identity.admin, identity.player_id
 
 
 def _encode(item: dict[str, Any], sse: bool) -> bytes:
@@ -148,12 +168,19 @@ class Hub:
         self.metrics = CollectorRegistry()
         self.viewers_gauge = Gauge("speltafel_stream_viewers", "open live streams", registry=self.metrics)
         self.games_gauge = Gauge("speltafel_stream_games", "games with open live streams", registry=self.metrics)
-        self.reads = Counter("speltafel_stream_reads", "event reads (one per game and batch, for all its viewer classes)",
+        self.reads = Counter("speltafel_stream_reads", "event reads of PostgreSQL (one per game and batch, for all "
+                             "its viewer classes, when the notices did not bring the batch's events)",
                              registry=self.metrics)
+        self.noticed = Counter("speltafel_stream_notice_batches", "batches made from the events the notices "
+                               "brought (no read)", registry=self.metrics)
         self.sent = Counter("speltafel_stream_events", "events written to viewers", registry=self.metrics)
         self.lag = Histogram("speltafel_stream_lag_seconds", "from an event's recorded_at to its batch being "
                              "handed to the viewers' sockets (the oldest event of each batch)", registry=self.metrics,
                              buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30))
+        self.stages = Histogram("speltafel_stream_stage_seconds", "from the oldest event of a batch's recorded_at "
+                                "to the notice that woke its round (noticed) and to its events in hand (read)",
+                                ["stage"], registry=self.metrics,
+                                buckets=(0.002, 0.005, 0.01, 0.02, 0.03, 0.05, 0.075, 0.1, 0.25, 0.5, 1, 2.5, 10))
 
     async def call(self, fn: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(self.pool, fn, *args)
@@ -187,7 +214,10 @@ class Hub:
                 if self._reader is None or self._reader.done():
                     self._reader = asyncio.create_task(self._read_notices())
             feed.viewers.add(viewer)
-            feed.wake.set()  # its catch-up read
+            feed.callers.setdefault(_caller(viewer.identity), []).append(viewer)
+            if viewer.last < feed.version or not feed.version:
+                feed.stale = True  # its catch-up read
+            feed.wake.set()
         self.viewers_gauge.inc()
         self.games_gauge.set(len(self.feeds))
 
@@ -198,6 +228,11 @@ class Hub:
             if feed is None:
                 return
             feed.viewers.discard(viewer)
+            caller = feed.callers.get(_caller(viewer.identity), [])
+            with contextlib.suppress(ValueError):
+                caller.remove(viewer)
+            if not caller:
+                feed.callers.pop(_caller(viewer.identity), None)
             if feed.viewers:
                 return
             del self.feeds[game_id]
@@ -221,14 +256,36 @@ class Hub:
                 log.warning("pub/sub: %s: %s", type(exc).__name__, exc)
                 await asyncio.sleep(1.0)
                 for lost in self.feeds.values():
-                    lost.wake.set()  # notices may have been lost meanwhile
+                    lost.stale = True  # notices may have been lost meanwhile
+                    lost.wake.set()
                 continue
             if message is None or message.get("type") != "message":
                 continue
             name = message["channel"].decode() if isinstance(message["channel"], bytes) else message["channel"]
             feed = self.feeds.get(name[len(prefix):])
             if feed is not None:
+                if feed.noticed_at is None:
+                    feed.noticed_at = time.time()
+                self._notice(feed, message["data"])
                 feed.wake.set()
+
+    @staticmethod
+    def _notice(feed: Feed, data: bytes | str) -> None:
+        """Keep the events a notice brings; a notice without them (too big, an older writer) or one that
+        does not parse makes the next round read PostgreSQL."""
+        try:
+            _, rows = decode_notice(data)
+        except (ValueError, KeyError, TypeError) as exc:
+            log.warning("a notice that does not parse: %s: %s", type(exc).__name__, exc)
+            rows = None
+        if not rows:
+            feed.stale = True
+            return
+        for row in rows:
+            feed.known[row[0]] = row
+        if len(feed.known) > KNOWN_MAX:
+            feed.known.clear()
+            feed.stale = True
 
     # --- one game's reads ----------------------------------------------------------------------------
     async def _run(self, feed: Feed) -> None:
@@ -236,8 +293,12 @@ class Hub:
         last_round = -1e9
         while True:
             # a read also every keep-alive period: a lost notice delays an event by that at most
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(feed.wake.wait(), self.settings.keepalive)
+            if not feed.wake.is_set():
+                try:
+                    async with asyncio.timeout(self.settings.keepalive):  # no task per wait (as wait_for makes)
+                        await feed.wake.wait()
+                except TimeoutError:
+                    feed.stale = True
             # at most one batch per game every ``batch`` seconds: a busy game's moves share reads (an
             # idle game's next move is read at once)
             wait = self.settings.batch - (loop.time() - last_round)
@@ -252,31 +313,56 @@ class Hub:
                 raise
             except Exception as exc:  # PostgreSQL away: the viewers keep their keep-alives; retry later
                 log.warning("stream read %s: %s: %s", feed.game_id, type(exc).__name__, exc)
+                feed.known.clear()  # whatever failed, the retry reads the store
+                feed.stale = True
 
     async def _round(self, feed: Feed) -> bool:
-        """Read what the feed's viewers have not had, once for all of them (one trip to the thread pool,
-        one read of PostgreSQL), and hand each class its copies; True when a page was full."""
-        viewers = [v for v in feed.viewers if not v.done]
-        if not viewers:
+        """What the feed's viewers have not had, once for all of them, and each class its copies: from
+        the events the notices brought when they follow on without a gap, else one read of PostgreSQL
+        (one trip to the thread pool); True when a page was full."""
+        if not feed.viewers:
             return False
-        keys: dict[tuple[bool, str | None], int] = {}
-        identities: list[Identity] = []
-        for v in viewers:
-            key = (v.identity.admin, v.identity.player_id)
-            if key not in keys:
-                keys[key] = len(identities)
-                identities.append(ADMIN if v.identity.admin else v.identity)
-        batch = await self.call(self._read, feed.game_id, identities, min(v.last for v in viewers),
-                                any(v.sse for v in viewers))
+        callers = list(feed.callers.values())
+        identities = [ADMIN if members[0].identity.admin else members[0].identity for members in callers]
+        after = min(v.last for v in feed.viewers)
+        known = feed.known
+        for version in [version for version in known if version <= after]:
+            del known[version]
+        rows: list[Row] = []
+        while len(rows) < PAGE and (row := known.get(after + 1 + len(rows))) is not None:
+            rows.append(row)
+        noticed, feed.noticed_at = feed.noticed_at, None
+        batch = None
+        if rows and not feed.stale and (len(rows) == len(known) or len(rows) == PAGE):  # no gap
+            batch = self.service.live_batch_known(feed.game_id, identities, after, rows, True)
+            if batch is not None:
+                self.noticed.inc()
+        elif not feed.stale and not known:
+            return False  # nothing new (the notice's events went out with an earlier read)
+        if batch is None:
+            feed.stale = False  # a notice without its events during the read makes the next round read again
+            batch = await self.call(self._read, feed.game_id, identities, after, True)
+        feed.version = max(feed.version, batch["version"])
+        self._stage(batch, noticed)
         groups: dict[int | None, list[Viewer]] = {}
-        classes = batch["classes"]
-        for v in viewers:
-            groups.setdefault(classes[keys[(v.identity.admin, v.identity.player_id)]], []).append(v)
+        for cls, members in zip(batch["classes"], callers, strict=True):
+            groups.setdefault(cls, []).extend(members)
         full = False
         clock = batch.get("clock")
         for cls, members in groups.items():
             full |= self._deliver(batch, batch["pages"][cls], clock, members)
         return full
+
+    def _stage(self, batch: dict[str, Any], noticed: float | None) -> None:
+        pages = batch["pages"]
+        first = next((items[0] for items in pages.values() if items), None)
+        if first is None or not first.get("recorded_at"):
+            return
+        with contextlib.suppress(ValueError, TypeError):
+            recorded = datetime.fromisoformat(first["recorded_at"]).timestamp()
+            if noticed is not None:
+                self.stages.labels("noticed").observe(noticed - recorded)
+            self.stages.labels("read").observe(time.time() - recorded)
 
     def _read(self, game_id: str, identities: list[Identity], after: int, clock: bool) -> dict[str, Any]:
         self.reads.inc()
@@ -285,39 +371,55 @@ class Hub:
     def _deliver(self, batch: dict[str, Any], items: list[dict[str, Any]], clock_view: dict[str, Any] | None,
                  viewers: Iterable[Viewer]) -> bool:
         """Every viewer of one class at the same version and framing gets the same bytes, encoded and
-        framed once, in one write."""
+        framed once, in one write (straight to its socket: this loop is most of the gateway's work)."""
         versions = [item["version"] for item in items]
+        newest = versions[-1] if versions else 0
         encoded: dict[bool, list[bytes]] = {}
-        joined: dict[tuple[bool, int, bool], tuple[bytes, bytes]] = {}  # (raw, chunk-framed)
+        # (sse, last) -> (bytes, chunk-framed bytes, events in them, finishing)
+        shared: dict[tuple[bool, int], tuple[bytes, bytes, int, bool]] = {}
         status = batch["status"]
         ended = status in ENDED
-        clock = f"event: clock\ndata: {json.dumps(clock_view)}\n\n".encode() if clock_view and items else b""
+        clocks = ({True: f"event: clock\ndata: {json.dumps(clock_view)}\n\n".encode(),
+                   False: (json.dumps({"type": "clock", "clock": clock_view}) + "\n").encode()}
+                  if clock_view and items else {True: b"", False: b""})
         end = _end(status) if ended else b""
         sent = 0
-        for v in viewers:
-            start = bisect.bisect_right(versions, v.last)
-            fresh = start < len(items)
-            finishing = ended and max(v.last, versions[-1] if fresh else 0) >= batch["version"]
-            if fresh or finishing:
-                key = (v.sse, start, finishing)
-                shared = joined.get(key)
-                if shared is None:
+        now = time.monotonic()
+        cur_sse, cur_last = None, -1
+        data, framed, fresh, finishing = b"", b"", 0, False
+        for v in viewers:  # per viewer only what differs: most viewers of a class are at the same version
+            last, sse = v.last, v.sse
+            if last != cur_last or sse is not cur_sse:
+                cur_sse, cur_last = sse, last
+                entry = shared.get((sse, last))
+                if entry is None:
+                    start = bisect.bisect_right(versions, last)
+                    fresh = len(items) - start
+                    finishing = ended and max(last, newest if fresh else 0) >= batch["version"]
                     data = b""
                     if fresh:
-                        chunks = encoded.get(v.sse)
+                        chunks = encoded.get(sse)
                         if chunks is None:
-                            chunks = encoded[v.sse] = [_encode(item, v.sse) for item in items]
-                        data = b"".join(chunks[start:])
-                        if v.sse:
-                            data += clock
-                    if finishing and v.sse:
+                            chunks = encoded[sse] = [_encode(item, sse) for item in items]
+                        data = b"".join(chunks[start:]) + clocks[sse]
+                    if finishing and sse:
                         data += end
-                    shared = joined[key] = (data, _frame(data, True))
-                if shared[0]:
-                    v.send(shared[0], shared[1])
-                if fresh:
-                    v.last = versions[-1]
-                    sent += len(items) - start
+                    entry = shared[(sse, last)] = (data, _frame(data, True), fresh, finishing)
+                data, framed, fresh, finishing = entry
+            if v.done:
+                continue
+            if data:
+                transport = v.transport
+                if transport is not None and v.chunked and not transport.is_closing():  # the usual case
+                    transport.write(framed)
+                    v.wrote_at = now
+                    if transport.get_write_buffer_size() > MAX_BUFFERED:
+                        v.cut_off()
+                else:
+                    v.send(data, framed)
+            if fresh:
+                v.last = newest
+                sent += fresh
             if finishing:
                 v.end()
         self.sent.inc(sent)

@@ -43,7 +43,10 @@ SPECTATOR = -1
 SNAPSHOT_EVERY = 200
 SNAPSHOT_KIND = "table-v1"
 
-Publisher = Callable[[str, int], None]
+# a stored event as a fold needs it, as ``read_payloads`` gives it: (version, type, payload, hash, recorded_at)
+Row = tuple[int, str, dict[str, Any], str, str | None]
+# (game_id, version, the commit's new events): the live-stream notice after a commit (adapters/notifications.py)
+Publisher = Callable[[str, int, list[Row]], None]
 # (level, number) -> the bot account's player id, registered on first use (PlayerDirectory.ensure_bot)
 BotAccounts = Callable[[str, int], str]
 # the server's clock (injected in bootstrap.py; tests pass their own): an aware UTC datetime
@@ -89,6 +92,7 @@ class Committed:
     before: int
     views: Mapping[int, list[dict[str, Any]]]  # viewer -> redacted payloads of the new events
     recorded_at: list[str | None]  # of the new events, as stored in their metadata
+    rows: list[Row]  # the new events, as read_payloads gives them
 
 
 class ServiceCore:
@@ -107,7 +111,7 @@ class ServiceCore:
         self.bot_accounts = bot_accounts  # None: BOTS_SECRET unset, no bot can be seated
         self.uow = uow
         self.idempotency_wait = idempotency_wait  # seconds a retry waits for a running same-key request
-        self.publish = publish or (lambda game_id, version: None)
+        self.publish = publish or (lambda game_id, version, rows: None)
         self.cache = cache or TableCache()
 
     def engine(self, game_type: str) -> Engine[Any]:
@@ -301,7 +305,9 @@ class ServiceCore:
             ) from None
         new.head_hash = stored[-1].hash
         copies = Copies(engine, folded, new.num_players)
-        return Committed(new, expected, copies, [e.metadata.get("recorded_at") for e in stored])
+        recorded_at = [e.metadata.get("recorded_at") for e in stored]
+        rows = [(e.version, e.type, e.payload, e.hash, at) for e, at in zip(stored, recorded_at, strict=True)]
+        return Committed(new, expected, copies, recorded_at, rows)
 
     def _table_at(self, repo: GamesRepository, game_id: str, version: int) -> Table:
         """The table at ``version`` (a fresh copy): from the cache's recent versions, else from the
@@ -402,7 +408,7 @@ class ServiceCore:
             except psycopg.Error as exc:  # a missing snapshot only costs replay time
                 log.warning("snapshot failed: %s", exc)
         try:
-            self.publish(table.game_id, table.version)
+            self.publish(table.game_id, table.version, committed.rows)
         except Exception as exc:
             log.warning("publish failed: %s", exc)
 

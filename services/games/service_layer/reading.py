@@ -8,8 +8,12 @@ from services.games.adapters.postgres import GamesRepository
 from services.games.domain import clock
 from services.games.domain import length as game_length
 from services.games.domain.audit import audit_export, export_document
+from services.games.domain.table import Table
+from services.games.engines.base import Engine
 from services.games.service_layer.core import (
     SPECTATOR,
+    Pending,
+    Row,
     ServiceCore,
     _redact,
     _seat_items,
@@ -118,6 +122,27 @@ class Reading(ServiceCore):
             folded = self._fold_stored(table, stored)
         if table.version == 0:
             raise NotFound(f"no game {game_id}")
+        return self._live_pages(table, folded, identities, clock)
+
+    def live_batch_known(
+        self, game_id: str, identities: list[Identity], after: int, rows: list[Row], clock: bool = False
+    ) -> dict[str, Any] | None:
+        """``live_batch`` from stored events the caller has in hand (the rows of the notices the writers
+        published after their commits, ``adapters/notifications.py``) instead of a read of PostgreSQL:
+        ``rows`` are the events ``after + 1 ...`` in order, folded from the cached table at ``after``. The
+        same answer as ``live_batch`` (the same fold, classes, copies and clock); None when the cache has
+        no table at ``after`` or the rows do not follow on from it (the caller reads instead)."""
+        if not rows or any(row[0] != after + 1 + k for k, row in enumerate(rows)):
+            return None
+        table = self.cache.get_at(game_id, after)
+        if table is None or table.version != after:
+            return None
+        return self._live_pages(table, self._fold_stored(table, rows), identities, clock)
+
+    def _live_pages(
+        self, table: Table, folded: list[tuple[int, Pending, Any, Any, Any, Engine[Any]]],
+        identities: list[Identity], clock: bool,
+    ) -> dict[str, Any]:
         if folded:
             self.cache.put(table)  # ignored when the cache holds a newer version
         classes = [self.viewer_of(table, identity) for identity in identities]
@@ -135,7 +160,7 @@ class Reading(ServiceCore):
                 }
                 for version, pending, before, state, recorded_at, rules in folded
             ]
-        out: dict[str, Any] = {"game_id": game_id, "version": table.version, "status": table.status,
+        out: dict[str, Any] = {"game_id": table.game_id, "version": table.version, "status": table.status,
                                "classes": classes, "pages": pages}
         if clock and table.game_type:
             view = self._clock_view(table, self.registry.get(table.game_type))
