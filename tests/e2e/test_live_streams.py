@@ -186,6 +186,25 @@ def test_ndjson_stream_never_shows_another_seats_bonus_while_the_game_runs(games
         assert bonus["payload"]["values"] == [None, None]
 
 
+def test_a_clocked_tables_ndjson_stream_has_a_clock_line_after_each_batch(games_url: str) -> None:
+    """As the SSE stream's ``clock`` event: ``{"type": "clock", "clock": {...}}`` with each seat's time
+    left after each batch of events, and no ``version`` of its own (not an event: resuming goes by the
+    events' versions). Unclocked tables have none (the whole-game test above: every line is an event)."""
+    seat0, other = register(games_url, "p0"), register(games_url, "p1")
+    game_id = seat0.post("/v1/games", {"game_type": "diceduel", "num_players": 2,
+                                       "clock": {"kind": "per_move", "seconds": 600}}).json()["id"]
+    assert other.post(f"/v1/games/{game_id}/join", {}).status_code == 200
+    version = seat0.get(f"/v1/games/{game_id}").json()["version"]
+    with other.get(f"/v1/games/{game_id}/events/stream", params={"timeout": 0.5}, stream=True, headers=NDJSON) as r:
+        lines = ndjson_items(r)
+    clocks = [line for line in lines if line.get("type") == "clock"]
+    assert clocks and lines[-1] == clocks[-1], lines  # after the batch
+    assert all(set(c) == {"type", "clock"} for c in clocks)
+    assert clocks[-1]["clock"]["kind"] == "per_move" and {s["seat"] for s in clocks[-1]["clock"]["seats"]} == {0, 1}
+    assert clocks[-1]["clock"]["version"] == version
+    assert [line["version"] for line in lines if line not in clocks] == list(range(1, version + 1))
+
+
 def test_a_stream_accepts_only_the_media_types_it_serves(games_url: str) -> None:
     game_id, clients = new_game(games_url, 2)
     r = clients[0].get(f"/v1/games/{game_id}/events/stream", headers={"Accept": "application/xml"})

@@ -294,7 +294,9 @@ STREAM_DOC = (
     "at once. On a clocked table a `clock` event (no `id`; `data`: the game's `clock` with each seat's "
     "remaining time and the deadline, plus `version`) follows each batch of new events.\n"
     "* `application/x-ndjson` (newline-delimited JSON, as Lichess streams): one item per line; empty "
-    "lines are keep-alives (skip them). Resume with `?after=N` (the last version you read). The server "
+    "lines are keep-alives (skip them). Resume with `?after=N` (the last version you read). On a clocked "
+    "table a clock line `{\"type\": \"clock\", \"clock\": {...}}` (no `version`: not an event; the same "
+    "`clock` as the SSE event's `data`) follows each batch of new events. The server "
     "closes the stream right after the game's final event (GameFinished or GameAborted).\n\n"
     "Either stream also closes after `timeout` seconds; reconnect with the last version to go on."
 )
@@ -356,8 +358,11 @@ def stream_events(args: dict[str, Any], game_id: str) -> Response:
                         yield f"id: {last}\nevent: {item['type']}\ndata: {json.dumps(item)}\n\n"
                     else:
                         yield json.dumps(item) + "\n"
-                if sse and page["events"] and (clock := svc.clock_now(game_id)) is not None:
-                    yield f"event: clock\ndata: {json.dumps(clock)}\n\n"
+                if page["events"] and (clock := svc.clock_now(game_id)) is not None:
+                    if sse:
+                        yield f"event: clock\ndata: {json.dumps(clock)}\n\n"
+                    else:
+                        yield json.dumps({"type": "clock", "clock": clock}) + "\n"
                 if page["status"] in ENDED and last >= page["version"]:  # the final event is out
                     if sse:
                         yield f"event: end\ndata: {json.dumps({'status': page['status']})}\n\n"
