@@ -37,6 +37,7 @@ VIEWERS = int(os.environ.get("BENCH_STREAM_VIEWERS") or 2000)
 SECONDS = float(os.environ.get("BENCH_STREAM_SECONDS") or 20)
 ADMIN = "bench-admin"
 ENGINE = "bench.support.tally:Tally"
+NOTICED = "speltafel_stream_notice_batches_total"  # batches the gateway made from the notices' events (no read)
 
 
 def _serve(command: list[str], env: dict[str, str], health: str, log: Path) -> subprocess.Popen[bytes]:
@@ -98,9 +99,9 @@ def _versions(base: str, games: list[dict[str, Any]]) -> dict[str, int]:
     return {g["id"]: requests.get(f"{base}/v1/games/{g['id']}", timeout=30).json()["version"] for g in games}
 
 
-def _reads(streams: str) -> float:
+def _reads(streams: str, counter: str = "speltafel_stream_reads_total") -> float:
     text = requests.get(streams + "/metrics", timeout=10).text
-    return next(float(line.split()[-1]) for line in text.splitlines() if line.startswith("speltafel_stream_reads_total"))
+    return next((float(line.split()[-1]) for line in text.splitlines() if line.startswith(counter)), 0.0)
 
 
 def _cpu_s(pid: int) -> float:
@@ -109,17 +110,25 @@ def _cpu_s(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def _lag(streams: str) -> dict[str, float]:
-    """p50/p99 (bucket upper bounds) of the stream process's own lag histogram: recorded_at to handed to
-    the sockets; what the client measures beyond it is the sockets and the client itself."""
-    buckets = []
-    for line in requests.get(streams + "/metrics", timeout=10).text.splitlines():
-        if line.startswith("speltafel_stream_lag_seconds_bucket"):
-            bound = line.split('le="', 1)[1].split('"', 1)[0]
-            buckets.append((float(bound), float(line.split()[-1])))
-    total = buckets[-1][1] if buckets else 0
-    pick = lambda q: next((b for b, n in buckets if n >= q * total), float("inf")) * 1000  # noqa: E731
-    return {"batches": int(total), "p50_ms_at_most": pick(0.5), "p99_ms_at_most": pick(0.99)} if total else {}
+def _lag(streams: str) -> dict[str, Any]:
+    """p50/p99 (bucket upper bounds) of the stream process's own lag histograms, from an event's
+    recorded_at: to the notice that woke its batch (noticed), to its events in hand (read), to handed to
+    the sockets (written); what the client measures beyond that is the sockets and the client itself."""
+    text = requests.get(streams + "/metrics", timeout=10).text
+    out: dict[str, Any] = {}
+    for stage, prefix in (("noticed", 'speltafel_stream_stage_seconds_bucket{le="'),
+                          ("read", 'speltafel_stream_stage_seconds_bucket{le="'),
+                          ("written", 'speltafel_stream_lag_seconds_bucket{le="')):
+        buckets = []
+        for line in text.splitlines():
+            if line.startswith(prefix.split("{")[0] + "{") and (stage == "written" or f'stage="{stage}"' in line):
+                bound = line.split('le="', 1)[1].split('"', 1)[0]
+                buckets.append((float(bound), float(line.split()[-1])))
+        total = buckets[-1][1] if buckets else 0
+        pick = lambda q, b=buckets, t=total: next((x for x, n in b if n >= q * t), float("inf")) * 1000  # noqa: E731
+        if total:
+            out[stage] = {"batches": int(total), "p50_ms_at_most": pick(0.5), "p99_ms_at_most": pick(0.99)}
+    return out
 
 
 def run(base: str, streams: str, pids: dict[str, int]) -> dict[str, Any]:
@@ -153,11 +162,13 @@ def run(base: str, streams: str, pids: dict[str, int]) -> dict[str, Any]:
         raise RuntimeError(f"the viewers did not open: {ready!r}")
     connect_s = time.monotonic() - opened_at
     reads_before = _reads(streams)
+    noticed_before = _reads(streams, NOTICED)
     cpu_before = {name: _cpu_s(pid) for name, pid in (pids | {"viewer_client": viewers.pid}).items()}
     rounds["with_viewers"] = _result(_client("movers", movers), SECONDS + 120)
     cpu = {name: round(_cpu_s(pid) - cpu_before[name], 1)
            for name, pid in (pids | {"viewer_client": viewers.pid}).items()}
     reads = _reads(streams) - reads_before
+    noticed = _reads(streams, NOTICED) - noticed_before
     finals = _versions(base, games)
     viewers.stdin.write("".join(f"{g} {v}\n" for g, v in finals.items()) + "stop\n" if compiled
                         else "stop " + json.dumps(finals) + "\n")
@@ -173,7 +184,7 @@ def run(base: str, streams: str, pids: dict[str, int]) -> dict[str, Any]:
         "cpu_s_during_the_round_with_viewers": cpu,
         "stream_process_lag": _lag(streams),
         "moves_per_s_ratio_with_viewers": round(rounds["with_viewers"]["moves_per_s"] / alone, 3),
-        "stream_reads": {"reads": int(reads), "events_recorded": events,
+        "stream_reads": {"reads": int(reads), "batches_from_notices": int(noticed), "events_recorded": events,
                          "reads_per_event": round(reads / max(events, 1), 2),
                          "viewer_events_delivered": delivery["events_delivered"]},
         "targets": {
