@@ -129,6 +129,8 @@ class Feed:
     # the viewers by caller ((admin, player_id): ``viewer_of`` gives them one class), for the round
     callers: dict[tuple[bool, str | None], list[Viewer]] = field(default_factory=dict)
     version: int = 0  # the game's version as of the last round
+    last_round: float = -1e9  # loop.time() of its last round
+    reading: bool = False  # a read of PostgreSQL is under way
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     task: asyncio.Task[None] | None = None
     known: dict[int, Row] = field(default_factory=dict)  # version -> a stored event from a notice, not yet sent
@@ -259,15 +261,45 @@ class Hub:
                     lost.stale = True  # notices may have been lost meanwhile
                     lost.wake.set()
                 continue
-            if message is None or message.get("type") != "message":
-                continue
-            name = message["channel"].decode() if isinstance(message["channel"], bytes) else message["channel"]
-            feed = self.feeds.get(name[len(prefix):])
-            if feed is not None:
-                if feed.noticed_at is None:
-                    feed.noticed_at = time.time()
-                self._notice(feed, message["data"])
-                feed.wake.set()
+            touched: dict[str, Feed] = {}
+            while message is not None:  # every notice already here, then the rounds they make due
+                if message.get("type") == "message":
+                    name = message["channel"]
+                    name = name.decode() if isinstance(name, bytes) else name
+                    feed = self.feeds.get(name[len(prefix):])
+                    if feed is not None:
+                        if feed.noticed_at is None:
+                            feed.noticed_at = time.time()
+                        self._notice(feed, message["data"])
+                        touched[feed.game_id] = feed
+                try:
+                    message = await self.pubsub.get_message(timeout=0)  # does not wait
+                except asyncio.CancelledError:
+                    raise
+                except Exception:  # the next get_message above reports it
+                    message = None
+            for feed in touched.values():
+                self._at_once_or_later(feed)
+
+    def _at_once_or_later(self, feed: Feed) -> None:
+        """A feed whose batch period has passed makes its batch from the notices right here, in the same
+        turn of the loop that read them (a wake-up of the feed's task would wait for the next turn, on a
+        busy loop as long as a whole turn of writes); else, or when it needs a read, its task does it."""
+        loop = asyncio.get_running_loop()
+        if feed.reading or feed.wake.is_set() or loop.time() - feed.last_round < self.settings.batch:
+            feed.wake.set()
+            return
+        try:
+            done = self._from_notices(feed)
+        except Exception as exc:
+            log.warning("stream batch %s: %s: %s", feed.game_id, type(exc).__name__, exc)
+            feed.known.clear()
+            feed.stale = True
+            done = None
+        if done is None or done:  # a read to make, or a page was full
+            feed.wake.set()
+        else:
+            feed.last_round = loop.time()
 
     @staticmethod
     def _notice(feed: Feed, data: bytes | str) -> None:
@@ -290,7 +322,6 @@ class Hub:
     # --- one game's reads ----------------------------------------------------------------------------
     async def _run(self, feed: Feed) -> None:
         loop = asyncio.get_running_loop()
-        last_round = -1e9
         while True:
             # a read also every keep-alive period: a lost notice delays an event by that at most
             if not feed.wake.is_set():
@@ -301,11 +332,11 @@ class Hub:
                     feed.stale = True
             # at most one batch per game every ``batch`` seconds: a busy game's moves share reads (an
             # idle game's next move is read at once)
-            wait = self.settings.batch - (loop.time() - last_round)
+            wait = self.settings.batch - (loop.time() - feed.last_round)
             if wait > 0:
                 await asyncio.sleep(wait)
             feed.wake.clear()
-            last_round = loop.time()
+            feed.last_round = loop.time()
             try:
                 while await self._round(feed):
                     pass
@@ -316,33 +347,53 @@ class Hub:
                 feed.known.clear()  # whatever failed, the retry reads the store
                 feed.stale = True
 
-    async def _round(self, feed: Feed) -> bool:
-        """What the feed's viewers have not had, once for all of them, and each class its copies: from
-        the events the notices brought when they follow on without a gap, else one read of PostgreSQL
-        (one trip to the thread pool); True when a page was full."""
-        if not feed.viewers:
-            return False
+    def _callers(self, feed: Feed) -> tuple[list[list[Viewer]], list[Identity], int]:
         callers = list(feed.callers.values())
         identities = [ADMIN if members[0].identity.admin else members[0].identity for members in callers]
-        after = min(v.last for v in feed.viewers)
+        return callers, identities, min(v.last for v in feed.viewers)
+
+    def _from_notices(self, feed: Feed) -> bool | None:
+        """The batch from the events the notices brought, when they follow on from what every viewer has
+        without a gap (True when a page was full; False also when there is nothing new); None when the
+        store must be read instead."""
+        if not feed.viewers:
+            return False
+        callers, identities, after = self._callers(feed)
         known = feed.known
         for version in [version for version in known if version <= after]:
             del known[version]
         rows: list[Row] = []
         while len(rows) < PAGE and (row := known.get(after + 1 + len(rows))) is not None:
             rows.append(row)
-        noticed, feed.noticed_at = feed.noticed_at, None
-        batch = None
         if rows and not feed.stale and (len(rows) == len(known) or len(rows) == PAGE):  # no gap
             batch = self.service.live_batch_known(feed.game_id, identities, after, rows, True)
-            if batch is not None:
-                self.noticed.inc()
-        elif not feed.stale and not known:
+            if batch is None:
+                return None
+            self.noticed.inc()
+            return self._fan_out(feed, batch, callers)
+        if not feed.stale and not known:
             return False  # nothing new (the notice's events went out with an earlier read)
-        if batch is None:
-            feed.stale = False  # a notice without its events during the read makes the next round read again
+        return None
+
+    async def _round(self, feed: Feed) -> bool:
+        """What the feed's viewers have not had, once for all of them, and each class its copies: from
+        the events the notices brought when they follow on without a gap, else one read of PostgreSQL
+        (one trip to the thread pool); True when a page was full."""
+        done = self._from_notices(feed)
+        if done is not None:
+            return done
+        callers, identities, after = self._callers(feed)
+        feed.stale = False  # a notice without its events during the read makes the next round read again
+        feed.reading = True
+        try:
             batch = await self.call(self._read, feed.game_id, identities, after, True)
+        finally:
+            feed.reading = False
+        return self._fan_out(feed, batch, callers)
+
+    def _fan_out(self, feed: Feed, batch: dict[str, Any], callers: list[list[Viewer]]) -> bool:
         feed.version = max(feed.version, batch["version"])
+        noticed, feed.noticed_at = feed.noticed_at, None
         self._stage(batch, noticed)
         groups: dict[int | None, list[Viewer]] = {}
         for cls, members in zip(batch["classes"], callers, strict=True):
