@@ -36,7 +36,6 @@ and flags).
 from __future__ import annotations
 
 import bisect
-import heapq
 import math
 import random
 import re
@@ -46,12 +45,11 @@ from typing import Any
 
 from services.bots.domain.budget import Budget
 from services.bots.domain.games import Level, Move, View, uniform
-from services.bots.domain.games.cityhopper_race import Luck, Pawn, Race, dist, distances
+from services.bots.domain.games.cityhopper_race import Luck, Pawn, Race, dist, distances, shortest
 from services.bots.domain.search import OutOfTime, Stop, stopper
 from services.games.engines.cityhopper.board import (
     CITY_IDS,
     CITY_OF_AIRPORT,
-    EDGES_OF,
     ISLANDS,
     WALKS,
     Walk,
@@ -149,20 +147,10 @@ class Me:
     def _cost_to_go(self) -> dict[str, float]:
         """Dijkstra from the targets backwards. The costs are the ones ``walk`` weighs its first edge
         with, so the greedy walk follows a cheapest route and cannot go round in circles."""
-        cost: dict[str, float] = {t: 0.0 for t in self.targets()}
-        heap = [(0.0, t) for t in cost]
-        heapq.heapify(heap)
-        while heap:
-            c, node = heapq.heappop(heap)
-            if c > cost[node]:
-                continue
-            for w in EDGES_OF[node]:
-                prev = w.other(node)
-                nc = c + w.steps + MONEY_STEPS * (self.fare(w, node) + self.toll_eur(node))
-                if nc < cost.get(prev, 1e9):
-                    cost[prev] = nc
-                    heapq.heappush(heap, (nc, prev))
-        return cost
+        return shortest(
+            {t: 0.0 for t in self.targets()},
+            lambda w, node, _prev: w.steps + MONEY_STEPS * (self.fare(w, node) + self.toll_eur(node)),
+        )
 
     def fare(self, w: Walk, far: str) -> int:
         """CH-24 / CH-50: what a trip along ``w`` to ``far`` costs."""

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import heapq
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 
@@ -56,25 +56,32 @@ pack, wrong mostly on true/false statements and flags)."""
 CARD_IDS: tuple[str, ...] = tuple(CARDS)
 
 
+def shortest(start: Mapping[str, float], weight: Callable[[Walk, str, str], float]) -> dict[str, float]:
+    """Dijkstra over road, dike and boat edges from ``start`` (city -> its cost there):
+    ``weight(edge, city, next_city)`` is what crossing ``edge`` from ``city`` to ``next_city`` adds."""
+    best = dict(start)
+    heap = [(cost, city) for city, cost in best.items()]
+    heapq.heapify(heap)
+    while heap:
+        d, node = heapq.heappop(heap)
+        if d > best[node]:
+            continue
+        for w in EDGES_OF[node]:
+            nb = w.other(node)
+            nd = d + weight(w, node, nb)
+            if nd < best.get(nb, float("inf")):
+                best[nb] = nd
+                heapq.heappush(heap, (nd, nb))
+    return best
+
+
 @cache
 def distances() -> Mapping[str, Mapping[str, int]]:
     """All-pairs shortest routes in steps over road, dike and boat edges (CH-11, CH-22, CH-23)."""
-    out: dict[str, dict[str, int]] = {}
-    for source in CITY_IDS:
-        far = {source: 0}
-        heap = [(0, source)]
-        while heap:
-            d, node = heapq.heappop(heap)
-            if d > far[node]:
-                continue
-            for w in EDGES_OF[node]:
-                nb = w.other(node)
-                nd = d + w.steps
-                if nd < far.get(nb, 1 << 30):
-                    far[nb] = nd
-                    heapq.heappush(heap, (nd, nb))
-        out[source] = far
-    return out
+    return {
+        source: {city: int(d) for city, d in shortest({source: 0}, lambda w, _a, _b: w.steps).items()}
+        for source in CITY_IDS
+    }
 
 
 def dist(a: str, b: str) -> int:
