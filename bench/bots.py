@@ -88,8 +88,8 @@ GAMES: dict[str, BenchGame] = {
     ),
     "cityhopper": BenchGame(
         GameConfig(2, {}),
-        strong_iterations=60,
-        unit="playouts",
+        strong_iterations=150,
+        unit="races (30 of the opponent's, then the seat's own for every candidate)",
         note="2 players head to head; a whole game; questions from self-play's sample pack",
     ),
 }

@@ -20,7 +20,7 @@ from apispec import BasePlugin
 from apispec.ext.marshmallow import MarshmallowPlugin
 from flask import Flask, Response, request, send_from_directory
 from flask_cors import CORS
-from flask_smorest import Api, Blueprint
+from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
 
@@ -28,6 +28,7 @@ from shared.config import Settings
 from shared.db import recheck_pools
 from shared.errors import ServiceError
 from shared.web import ratelimit, roles
+from shared.web.blueprint import Blueprint
 from shared.web.hygiene import MAX_JSON_DEPTH, lone_surrogates, too_deep, unstorable_numbers
 from shared.web.observability import Gauges, install_metrics
 from shared.web.problems import (

@@ -17,7 +17,7 @@ from typing import Any
 import psycopg
 import pytest
 
-from services.games.adapters.postgres import UnitOfWork
+from services.games.adapters.postgres import GamesRepository, UnitOfWork
 from services.games.engines.registry import default_registry
 from services.games.service_layer.errors import Conflict
 from services.games.service_layer.handlers import GamesService
@@ -90,9 +90,9 @@ def test_a_move_is_one_round_trip_with_one_sync(pool: Any, with_key: bool) -> No
         )
         counted = counts()
     assert (status, replayed, body["version"] > version) == (201, False, True)
-    # BEGIN, the token, [the key's lock: 3], the events (one INSERT), the read model, [the answer], COMMIT
+    # BEGIN, the token, [the key's lock: 1], the events (one INSERT), the read model, [the answer], COMMIT
     assert counted["round_trips"] == 1 and counted["syncs"] == 1, counted
-    assert counted["executes"] == (9 if with_key else 5), counted
+    assert counted["executes"] == (7 if with_key else 5), counted
     assert service.game_view(game_id, ADMIN)["version"] == body["version"]  # it did commit
     if with_key:
         with pool.connection() as conn:
@@ -129,3 +129,19 @@ def test_a_conflict_found_at_commit_is_409_and_the_retry_reloads(database_url: s
     finally:
         pool_a.close()
         pool_b.close()
+
+
+def test_the_key_lock_is_one_statement_that_waits_its_timeout_and_restores_it(pool: Any) -> None:
+    """The Idempotency-Key's lock, queued in the move's pipeline as one statement, waits at most its
+    own timeout for a holder of the same key (then LockNotAvailable: 409 in flight), and leaves the
+    transaction's lock_timeout as it was for the statements after it."""
+    with pool.connection() as holder, make_pool(pool.conninfo, max_size=1) as other_pool:
+        GamesRepository(holder).lock_idempotency_key("p1", "k1", 1.0)  # held until `holder` ends
+        with other_pool.connection() as conn:
+            with conn.transaction():
+                conn.execute("SET LOCAL lock_timeout = '7s'")
+                GamesRepository(conn).queue_idempotency_lock("p1", "k2", 0.2)  # another key: no wait
+                assert conn.execute("SELECT current_setting('lock_timeout')").fetchone() == ("7s",)
+            with pytest.raises(psycopg.errors.LockNotAvailable), conn.transaction():
+                GamesRepository(conn).queue_idempotency_lock("p1", "k1", 0.2)
+        holder.rollback()

@@ -145,11 +145,13 @@ class GamesRepository:
     def queue_idempotency_lock(self, player_id: str, key: str, wait_seconds: float) -> None:
         """``lock_idempotency_key`` without reading anything back (for a pipelined unit of work): the
         lock's timeout, if it strikes, is raised when the unit of work ends (LockNotAvailable)."""
-        self.conn.execute("SELECT set_config('lock_timeout', %s, true)", (f"{max(1, int(wait_seconds * 1000))}ms",))
-        self.conn.execute(
-            "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (f"games.idempotency:{player_id}:{key}",)
+        self.conn.execute(  # one statement, ordered by its data: set the timeout, take the lock, restore it
+            "WITH timed AS MATERIALIZED (SELECT current_setting('lock_timeout') AS before,"
+            " set_config('lock_timeout', %s, true)),"
+            " locked AS MATERIALIZED (SELECT pg_advisory_xact_lock(hashtextextended(%s, 0)) FROM timed)"
+            " SELECT set_config('lock_timeout', timed.before, true) FROM timed, locked",
+            (f"{max(1, int(wait_seconds * 1000))}ms", f"games.idempotency:{player_id}:{key}"),
         )
-        self.conn.execute("RESET lock_timeout")
 
     def lock_idempotency_key(self, player_id: str, key: str, wait_seconds: float) -> None:
         """Serialise requests with one (player, key) until this transaction ends: a second one waits here

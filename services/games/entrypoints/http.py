@@ -9,7 +9,6 @@ from typing import Any
 
 from flask import Response, current_app, g, request, stream_with_context
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from services.games.entrypoints import schemas as s
 from services.games.service_layer.errors import IdempotencyInFlight, InvalidRequest
@@ -17,6 +16,7 @@ from services.games.service_layer.handlers import GamesService
 from services.games.service_layer.players import PlayersService
 from shared.auth import bearer_token
 from shared.bots import BOT_PLAYER_IDS
+from shared.web.blueprint import Blueprint
 from shared.web.identity import identity_checked_later, player_key, request_identity
 from shared.web.problems import ApiProblem, problem_type
 from shared.web.ratelimit import rate_limited

@@ -9,12 +9,12 @@ from typing import Any
 
 from flask import Response, current_app, request, stream_with_context
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from services.matchmaking.entrypoints import schemas as s
 from services.matchmaking.service_layer.errors import Forbidden, Unauthorized
 from services.matchmaking.service_layer.handlers import MatchmakingService
 from shared.auth import ORGANISER
+from shared.web.blueprint import Blueprint
 from shared.web.identity import request_identity
 from shared.web.roles import SAFE_METHODS, allow_role_writes
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Response, current_app, request
-from flask_smorest import Blueprint
 
 from services.questions.entrypoints import schemas as s
 from services.questions.service_layer.errors import Forbidden, Unauthorized
 from services.questions.service_layer.handlers import QuestionsService
 from shared.auth import Identity
 from shared.cityhopper.roads import CIRCUITY, ESTIMATE_METHOD
+from shared.web.blueprint import Blueprint
 from shared.web.identity import request_identity
 
 cities = Blueprint("cities", __name__, url_prefix="/cities", description="The 82 places of CityHopper")

@@ -10,10 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Response, current_app
-from flask_smorest import Blueprint
 
 from services.ratings.entrypoints import schemas as s
 from services.ratings.service_layer.handlers import RatingsService
+from shared.web.blueprint import Blueprint
 from shared.web.roles import reads_only
 
 pools = Blueprint(

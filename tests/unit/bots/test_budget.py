@@ -3,7 +3,7 @@ reads the clock before every playout move, so it stops within about one engine m
 ``max_seconds``, whatever the iteration budget and however long a round of playouts would be.
 
 No real time: the fake clock advances by ``TICK`` on every ``evolve`` of the game's engine class (time
-passes with the work a search does), so a search that checked the clock only between rounds or
+passes with the work a search does; CityHopper's races, which fold no events, tick once a turn), so a search that checked the clock only between rounds or
 playouts would overrun it by a whole playout (tens to hundreds of moves)."""
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from services.bots.domain.budget import Budget
+from services.bots.domain.games.cityhopper_race import Race
 from services.bots.domain.levels import choose
 from services.games.engines.registry import default_registry
 from tests.unit.bots.positions import positions
@@ -51,6 +52,13 @@ def test_strong_stops_at_its_time_budget_within_one_move(
 
     monkeypatch.setattr(cls, "evolve", counted)
     monkeypatch.setattr(cls, "determinize", sampled)
+    go = Race.go
+
+    def turn(self: Race, pawn: Any, steps: int, luck: Any) -> None:
+        clock.work += 1  # CityHopper's races fold no events either: each turn of a race costs a tick
+        go(self, pawn, steps, luck)
+
+    monkeypatch.setattr(Race, "go", turn)
     decided = 0
     for _engine, _state, seat, view, legal in positions_:
         if len(legal) < 2:

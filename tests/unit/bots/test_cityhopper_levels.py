@@ -9,12 +9,11 @@ lengths, move times)::
 
     .venv/bin/python -m tests.unit.bots.test_cityhopper_levels strong rules 100 40
 
-plays 100 seeds twice (seats swapped) of ``strong`` against ``rules`` with 40 playouts a move.
+plays 100 seeds twice (seats swapped) of ``strong`` against ``rules`` with a budget of 40 races a move.
 """
 
 from __future__ import annotations
 
-import itertools
 import math
 import random
 import sys
@@ -32,7 +31,6 @@ from services.games.domain.play import apply_move, open_game
 from services.games.engines.base import GameConfig
 from services.games.engines.cityhopper.engine import CityHopperEngine
 from services.games.service_layer.selfplay import seeds_for
-from tests.unit.bots.test_cityhopper_determinize import positions
 
 ENGINE = CityHopperEngine()
 
@@ -237,44 +235,26 @@ if __name__ == "__main__":  # pragma: no cover - the measurement, see the module
     print(a, "vs", b, head_to_head(a, b, n, playouts, first, progress=True), flush=True)
 
 
-def _mid_game_state(seed: int = 3, moves: int = 12) -> Any:
-    """A real two-player state after ``moves`` rules moves, every seat holding its end cities."""
-    state = next(itertools.islice(positions(seed, 2, ("rules",), every=1), moves, None))
-    assert ENGINE.outcome(state) is None
-    return state
+def test_strong_race_counts_the_turns_the_rules_decide() -> None:
+    """What ``strong`` scores a move by: the turns its pawn still needs in a race with the ``rules``
+    choices. With sixes and right answers, an owned last end city 4 steps away is played away in the
+    next turn (CH-42, CH-43, CH-47); unowned and unpaid it takes longer (CH-38: EUR 15 first), as it
+    does from far away or after a wrong answer (CH-16); and the chance to finish first falls as the
+    turns it needs grow."""
+    from services.bots.domain.games.cityhopper import win_chance
+    from services.bots.domain.games.cityhopper_race import Luck, Pawn, Race
 
+    def turns(city: str, money: int, owned: bool, right: bool = True) -> float:
+        luck = Luck(random.Random(0), rolls=[6] * 60, right=[right] + [True] * 200)
+        pawn = Pawn(city, 0, money, ["leiden"], {"leiden"} if owned else set(), 0, [], [], 0)
+        return Race({}, 0).finish(pawn, luck)
 
-def test_strong_evaluation_follows_the_rules_that_decide_the_race() -> None:
-    """``evaluate`` (what strong's playouts are scored by): the two seats' chances add up to 1; a seat
-    gains by standing on its end city rather than far away (CH-42), by owning an end city it has paid
-    for (CH-38, CH-42), and loses by a penalty point (CH-17)."""
-    import copy
-
-    from services.bots.domain.games.cityhopper import evaluate
-    from services.games.engines.cityhopper.board import CITY_IDS
-    from services.games.engines.cityhopper.state import PRICE_END_CITY, Pos
-
-    s = _mid_game_state()
-    assert math.isclose(evaluate(s, 0) + evaluate(s, 1), 1.0)
-    me = s.players[0]
-    end = me.end_cards[0].city
-
-    near, far = copy.deepcopy(s), copy.deepcopy(s)
-    near.players[0].pos = Pos("city", end)
-    far.players[0].pos = Pos(
-        "city", max(CITY_IDS, key=lambda c: min(distances()[c][e.city] for e in me.end_cards))
-    )
-    assert evaluate(near, 0) > evaluate(far, 0)
-
-    unowned = [c.city for c in me.end_cards if s.owners.get(c.city) != 0]
-    assert unowned, "the fixture's seat 0 owns every end city already"
-    paid = copy.deepcopy(s)
-    paid.players[0].money = max(0, paid.players[0].money - PRICE_END_CITY)
-    paid.owners[unowned[0]] = 0
-    poorer = copy.deepcopy(s)
-    poorer.players[0].money = paid.players[0].money
-    assert evaluate(paid, 0) > evaluate(poorer, 0)
-
-    penalised = copy.deepcopy(s)
-    penalised.players[0].penalty += 1
-    assert evaluate(penalised, 0) < evaluate(s, 0)
+    assert turns("amsterdam", 0, True) == 1
+    assert turns("amsterdam", 0, False) > 1
+    assert turns("amsterdam", 20, False) < turns("amsterdam", 0, False)
+    assert turns("groningen", 0, True) > turns("amsterdam", 0, True)
+    assert turns("amsterdam", 0, True, right=False) == 2
+    opponent = [[3.0, 4.0, 5.0]]
+    assert win_chance(2, opponent) == 1.0
+    assert win_chance(3, opponent) == 2 / 3
+    assert win_chance(5, opponent) == 0.0

@@ -5,15 +5,15 @@
   board) towards its own end cities, buy an end city whenever it can (CH-38), buy central normal
   cities only with a reserve left for the next end city (CH-37), fly when that shortens the route
   (CH-27, CH-28), answer from public knowledge (below), decline chance offers that cost it.
-- ``strong``: flat determinized Monte Carlo: for each candidate move, sample states consistent with
-  the seat's view (``CityHopperEngine.determinize``), play the move and then ``rules`` for every
-  seat to the next turn start with the engine's own ``decide``/``evolve``, and score that position
-  with ``evaluate`` (a logistic model of the winner fitted to ``rules`` v ``rules`` games: route to
-  the end cities, money missing for them, penalty points, who is on move); it leaves the ``rules``
-  move only for a candidate with a clear paired gain (``strong``). Budget: one playout = one
-  iteration. Measured (bench/bots.py): six-turn playouts scored with the earlier hand-made estimate
-  of remaining turns were noisier than the differences between moves (0.34 against ``rules`` when
-  every edge choice followed the best mean); one-turn playouts and the fitted evaluation are not.
+- ``strong``: ``rules`` plus a race search for where to walk and what to buy (``strong``): the game
+  is a race in which the players meet only through tolls and a few chance cards, so it scores a
+  candidate move by the chance that its pawn, playing ``rules`` alone from the position the move
+  leaves (``cityhopper_race.Race``), plays its last end city away before every opponent, whose turns
+  still needed are sampled the same way from its public state and end cities drawn from those the
+  seat has not seen. It leaves the ``rules`` move only for a clear paired gain. Budget: one race
+  (of any seat) = one iteration. Measured (bench/bots.py, README footnote 4): earlier flat Monte
+  Carlo over engine playouts, cut after one to six turns and scored by a fitted logistic evaluation
+  or a hand-made estimate, did not beat ``rules`` clearly (0.535, 0.543 over 400 games).
 
 **Answers.** A bot never sees a question's key. ``rules``/``strong`` answer from public data only:
 
@@ -26,17 +26,16 @@
 - a flag (die 4): a fixed prior, the two commonest colours of Dutch municipal flags that are listed;
 - any other question (photos, mayors, statements): a uniformly random option from the bot's rng.
 
-In playouts the questions are not known at all, so correctness is modelled: every answer is right
-with probability ``PLAYOUT_P_CORRECT`` (0.9, fixed). ``rules`` answered 96.7 % right in 200
+In races the questions are not known at all, so correctness is modelled: every answer is right
+with probability ``cityhopper_race.P_CORRECT`` (0.95, fixed). ``rules`` answered 96 % right in 100
 rules-vs-rules games against self-play's provider (the bundled sample pack, whose missing
-categories fall back to generated inhabitants questions); 0.9 allows for real packs with photos and
-mayors, which the bot can only guess.
+categories fall back to generated inhabitants questions; the wrong ones were true/false statements
+and flags).
 """
 
 from __future__ import annotations
 
-import heapq
-import itertools
+import bisect
 import math
 import random
 import re
@@ -46,31 +45,26 @@ from typing import Any
 
 from services.bots.domain.budget import Budget
 from services.bots.domain.games import Level, Move, View, uniform
+from services.bots.domain.games.cityhopper_race import Luck, Pawn, Race, dist, distances, shortest
 from services.bots.domain.search import OutOfTime, Stop, stopper
-from services.games.engines.base import Engine, Event, chance_event, external_event
 from services.games.engines.cityhopper.board import (
     CITY_IDS,
     CITY_OF_AIRPORT,
-    EDGES_OF,
     ISLANDS,
     WALKS,
     Walk,
 )
-from services.games.engines.cityhopper.engine import CityHopperEngine
 from services.games.engines.cityhopper.state import (
-    GAME_OVER,
+    FLIGHT_STEPS,
     PRICE_CITY,
     PRICE_END_CITY,
-    PRICE_END_CITY_20,
     PRICE_FLIGHT,
+    SELL_PRICE,
     TOLL,
-    State,
 )
 from shared.cityhopper import catalog
 from shared.cityhopper.grading import FLAG, INHABITANTS, ROAD_DISTANCE
 from shared.cityhopper.roads import default_routing
-
-ENGINE = CityHopperEngine()
 
 # --- the public board: shortest routes in steps ---------------------------------------------------
 
@@ -78,27 +72,6 @@ MONEY_STEPS = 0.4
 """A euro of fare (CH-24) or toll (CH-31) weighed as this many steps when choosing a route."""
 FLIGHT_COST_STEPS = 3
 """A flight (CH-27): 2 steps to the destination airport square, 1 into its city (CH-29)."""
-
-
-@cache
-def distances() -> Mapping[str, Mapping[str, int]]:
-    """All-pairs shortest routes in steps over road, dike and boat edges (CH-11, CH-22, CH-23)."""
-    out: dict[str, dict[str, int]] = {}
-    for source in CITY_IDS:
-        dist = {source: 0}
-        heap = [(0, source)]
-        while heap:
-            d, node = heapq.heappop(heap)
-            if d > dist[node]:
-                continue
-            for w in EDGES_OF[node]:
-                nb = w.other(node)
-                nd = d + w.steps
-                if nd < dist.get(nb, 1 << 30):
-                    dist[nb] = nd
-                    heapq.heappush(heap, (nd, nb))
-        out[source] = dist
-    return out
 
 
 @cache
@@ -117,8 +90,7 @@ def centrality() -> Mapping[str, int]:
     return count
 
 
-def _dist(a: str, b: str) -> int:
-    return distances()[a].get(b, 999)
+_dist = dist
 
 
 # --- reading a view ------------------------------------------------------------------------------
@@ -175,20 +147,10 @@ class Me:
     def _cost_to_go(self) -> dict[str, float]:
         """Dijkstra from the targets backwards. The costs are the ones ``walk`` weighs its first edge
         with, so the greedy walk follows a cheapest route and cannot go round in circles."""
-        cost: dict[str, float] = {t: 0.0 for t in self.targets()}
-        heap = [(0.0, t) for t in cost]
-        heapq.heapify(heap)
-        while heap:
-            c, node = heapq.heappop(heap)
-            if c > cost[node]:
-                continue
-            for w in EDGES_OF[node]:
-                prev = w.other(node)
-                nc = c + w.steps + MONEY_STEPS * (self.fare(w, node) + self.toll_eur(node))
-                if nc < cost.get(prev, 1e9):
-                    cost[prev] = nc
-                    heapq.heappush(heap, (nc, prev))
-        return cost
+        return shortest(
+            {t: 0.0 for t in self.targets()},
+            lambda w, node, _prev: w.steps + MONEY_STEPS * (self.fare(w, node) + self.toll_eur(node)),
+        )
 
     def fare(self, w: Walk, far: str) -> int:
         """CH-24 / CH-50: what a trip along ``w`` to ``far`` costs."""
@@ -411,188 +373,10 @@ def chance_choice(v: Mapping[str, Any], me: Me, moves: list[Move], rng: random.R
     return rng.choice(moves)
 
 
-# --- strong: flat determinized Monte Carlo -------------------------------------------------------
+# --- strong: a race search ---------------------------------------------------------------------
 
-PLAYOUT_P_CORRECT = 0.9
-"""Playouts cannot know a question: every answer in a playout is right with this probability."""
-PLAYOUT_TURNS = 1
-"""A playout stops at the next turn start (then ``evaluate``): the rest of this turn's questions,
-chance cards and purchases are played out, later rolls are left to the evaluation."""
-PLAYOUT_MAX_MOVES = 200
 STRONG_MARGIN_SE = 1.0
 """How sure a paired gain over the ``rules`` move must be (standard errors) to play another move."""
-
-
-def _synthetic_question(params: Mapping[str, Any]) -> dict[str, Any]:
-    """A stand-in question for playouts: option ``a`` is right, ``b`` wrong."""
-    return {
-        "question": {
-            "id": "playout",
-            "category": "FACTS",
-            "city": params["city"],
-            "prompt": "playout",
-            "format": "choice",
-            "options": [{"id": "a", "text": "a", "media": None}, {"id": "b", "text": "b", "media": None}],
-            "key": {"option": "a"},
-            "reveal": {"answer": "a", "info": ""},
-            "pack": None,
-        },
-        "generated": True,
-        "reason": "playout",
-    }
-
-
-class Sim:
-    """Plays a determinized state forward with the engine's own rules; chance from ``rng``."""
-
-    def __init__(self, engine: Engine[State], state: State, rng: random.Random) -> None:
-        self.engine = engine
-        self.state = state
-        self.rng = rng
-        self.counter = 0
-
-    def fold(self, events: list[Event]) -> None:
-        for e in events:
-            self.state = self.engine.evolve(self.state, e)
-
-    def settle(self) -> None:
-        eng = self.engine
-        while True:
-            req = eng.chance_request(self.state)
-            if req is not None:
-                if req.kind == "shuffle":
-                    values = list(range(req.n))
-                    self.rng.shuffle(values)
-                elif req.kind == "dice":
-                    values = [self.rng.randint(1, req.sides) for _ in range(req.n)]
-                else:
-                    values = [self.rng.randrange(req.n)]
-                self.fold([chance_event(req, self.counter, values)])
-                self.counter += 1
-                continue
-            ext = eng.external_request(self.state)
-            if ext is None:
-                return
-            self.fold([external_event(ext, _synthetic_question(ext.params))])
-
-    def play(self, seat: int, move: Move) -> None:
-        self.fold(self.engine.decide(self.state, seat, move))
-        self.settle()
-
-    def policy_move(self, seat: int) -> Move:
-        s = self.state
-        moves = self.engine.legal_moves(s, seat)
-        if len(moves) == 1:
-            return moves[0]
-        if moves and moves[0]["type"] == "answer":
-            right = self.rng.random() < PLAYOUT_P_CORRECT
-            return {"type": "answer", "payload": {"option": "a" if right else "b"}}
-        return rules_move(self.engine.view(s, seat), moves, seat, self.rng)
-
-    def rollout(self, turns: int, max_moves: int, stop: Stop | None = None) -> None:
-        """Plays on with ``rules`` for ``turns`` turns; raises ``OutOfTime`` once ``stop()`` is true."""
-        start = self.state.turn_no
-        for _ in range(max_moves):
-            if stop is not None and stop():
-                raise OutOfTime
-            s = self.state
-            if s.phase == GAME_OVER or s.turn_no - start >= turns:
-                return
-            seats = self.engine.to_move(s)
-            if not seats:
-                return
-            seat = seats[0]
-            self.play(seat, self.policy_move(seat))
-
-
-def tour_steps(s: State, seat: int) -> float:
-    """Steps of the shortest tour from the seat's pawn over all its end cities, in the best order
-    (CH-42: each must be entered; up to ``TOUR_EXACT`` of them in every order, beyond that nearest
-    first)."""
-    p = s.players[seat]
-    ends = [c.city for c in p.end_cards]
-    here, ahead = _position({"position": p.pos.to_dict() | _pos_extra(p.pos.kind, p.pos.at)})
-    if not ends:
-        return 0.0
-    if len(ends) <= TOUR_EXACT:
-        best = min(
-            sum(_dist(a, b) for a, b in zip((here, *order), order, strict=False))
-            for order in itertools.permutations(ends)
-        )
-        return float(ahead + best)
-    tour, left = float(ahead), list(ends)
-    while left:
-        nxt = min(left, key=lambda c: _dist(here, c))
-        tour += _dist(here, nxt)
-        here = nxt
-        left.remove(nxt)
-    return tour
-
-
-TOUR_EXACT = 4
-
-
-def features(s: State, seat: int) -> tuple[float, ...]:
-    """What ``evaluate`` weighs, for one seat (names in ``EVAL_WEIGHTS``)."""
-    p = s.players[seat]
-    ends = [c.city for c in p.end_cards]
-    unowned = [c for c in ends if s.owners.get(c) != seat]
-    if "END_CITY_20" in p.tickets:  # CH-53: used first
-        price = PRICE_END_CITY_20
-    elif "FREE_END_CITY" in p.tickets:
-        price = 0
-    else:
-        price = PRICE_END_CITY
-    short = max(0, price * len(unowned) - p.money)
-    houses = sum(1 for c, o in s.owners.items() if o == seat and c not in ends)
-    tour = tour_steps(s, seat)
-    return (
-        tour,
-        float(short),
-        float(len(ends)),
-        float(len(unowned)),
-        float(p.penalty),
-        float(houses),
-        float(min(p.money, 30)),
-        max(tour / 3.5, short / 3.0),
-    )
-
-
-EVAL_WEIGHTS: tuple[tuple[str, float], ...] = (
-    ("tour_steps", -0.1322),  # steps of the best tour over its end cities (CH-42)
-    ("money_short", -0.0301),  # EUR still missing for its unowned end cities (CH-38)
-    ("end_cities", -0.0300),  # end cities still to play away (CH-47)
-    ("unowned_end_cities", -0.2493),  # of those, not yet its own (CH-42 needs ownership)
-    ("penalty_points", -0.2294),  # the third draws an extra end city (CH-17)
-    ("houses", 0.0220),  # normal cities owned: tolls to collect (CH-31)
-    ("money_to_30", 0.0072),  # money, capped at EUR 30
-    ("turns_bound", -0.1629),  # max(tour / 3.5 steps a roll, shortfall / EUR 3 an answer)
-)
-EVAL_ON_MOVE = 0.3862
-"""Logit for being the seat whose turn starts (a roll ahead)."""
-
-
-def evaluate(s: State, seat: int) -> float:
-    """The seat's chance to win: 1/0 at the end, else a logistic model fitted to rules-v-rules games.
-
-    The weights (``EVAL_WEIGHTS``, ``EVAL_ON_MOVE``) are a logistic regression of the winner on the
-    difference of the two seats' ``features`` at every turn start of 1,500 seeded ``rules`` v ``rules``
-    games (23,856 positions; held-out log-loss 0.418 against 0.693 for a coin). For more seats it is
-    the softmax of the per-seat scores (for two it is that logistic model exactly)."""
-    if s.winner is not None:
-        return 1.0 if s.winner == seat else 0.0
-    scores = [_score(features(s, i)) + (EVAL_ON_MOVE if s.active == i else 0.0) for i in range(s.num_players)]
-    top = max(scores)
-    weights = [math.exp(x - top) for x in scores]
-    return weights[seat] / sum(weights)
-
-
-def _score(f: tuple[float, ...]) -> float:
-    return sum(w * x for (_, w), x in zip(EVAL_WEIGHTS, f, strict=True))
-
-
-def _pos_extra(kind: str, at: str) -> dict[str, Any]:
-    return {"city": CITY_OF_AIRPORT[at]} if kind == "airport" else {}
 
 
 def candidates(v: Mapping[str, Any], moves: list[Move], seat: int) -> list[Move]:
@@ -619,43 +403,149 @@ def candidates(v: Mapping[str, Any], moves: list[Move], seat: int) -> list[Move]
     return rest + list(sells.values()) + cities + flights
 
 
+RACE_KINDS = frozenset({"move", "fly_with_ticket", "skip_purchase", "buy_city", "buy_end_city", "buy_flight"})
+"""The decisions ``strong`` searches: where to walk and what to buy (CH-10, CH-27, CH-28, CH-36)."""
+OPPONENT_RACES = 30
+"""Races sampled per opponent for the distribution of the turns it still needs."""
+
+
+def own_pawn(me: Me) -> Pawn:
+    """The seat's race state from its own view."""
+    houses = sum(1 for c, o in me.owners.items() if o == me.seat and c not in me.ends)
+    return Pawn(
+        me.city,
+        me.ahead,
+        me.money,
+        list(me.ends),
+        set(me.owned_ends),
+        int(me.p["penalty_points"]),
+        list(me.barred),
+        list(me.tickets),
+        houses,
+    )
+
+
+def race_after(race: Race, pawn: Pawn, move: Move, steps: int, luck: Luck, stop: Stop) -> float:
+    """The turns the seat still needs after playing ``move`` with ``steps`` left (0: it finishes in this
+    turn), and then ``rules`` in every later choice of its race."""
+    kind = move["type"]
+    if kind == "move" and "edge" in move:
+        race.walk_edge(pawn, WALKS[str(move["edge"])])
+    elif kind == "fly_with_ticket":  # CH-28
+        pawn.tickets.remove("FREE_FLIGHT")
+        race.fly(pawn, CITY_OF_AIRPORT[str(move["to"])])
+        steps -= FLIGHT_STEPS
+    elif kind == "buy_end_city":  # CH-38 to CH-40
+        sell = move.get("sell_house")
+        if sell is not None:
+            pawn.money += SELL_PRICE
+            if sell in pawn.owned:
+                pawn.owned.discard(str(sell))
+            else:
+                pawn.houses = max(0, pawn.houses - 1)
+        race.buy_end(pawn, str(move["city"]))
+    elif kind == "buy_city":  # CH-37
+        pawn.money -= PRICE_CITY
+        pawn.houses += 1
+    elif kind == "buy_flight":  # CH-27
+        pawn.money -= PRICE_FLIGHT
+        race.fly(pawn, CITY_OF_AIRPORT[str(move["to"])])
+        steps -= FLIGHT_STEPS
+    race.go(pawn, steps, luck)
+    return race.finish(pawn, luck, stop)
+
+
+def opponent_turns(
+    v: Mapping[str, Any], seat: int, rng: random.Random, races: int, stop: Stop
+) -> list[list[float]]:
+    """Per opponent, the sorted turns it still needs in ``races`` sampled races from its public state;
+    its hidden end cities are drawn from the cities this seat has not seen on an end card (as
+    ``CityHopperEngine.determinize`` draws them)."""
+    visible = {str(c["city"]) for pv in v["players"] for c in pv["end_cities"] if c.get("city")}
+    pool = [c for c in CITY_IDS if c not in visible]
+    owners = {str(c): int(o) for c, o in v["owners"].items()}
+    out = []
+    for pv in v["players"]:
+        other = int(pv["seat"])
+        if other == seat:
+            continue
+        race = Race(owners, other)
+        city, ahead = _position(pv)
+        known = [str(c["city"]) for c in pv["end_cities"] if c.get("city")]
+        hidden = len(pv["end_cities"]) - len(known)
+        turns = []
+        for _ in range(races):
+            ends = known + rng.sample(pool, hidden)
+            pawn = Pawn(
+                city,
+                ahead,
+                int(pv["money"]),
+                ends,
+                {c for c in ends if owners.get(c) == other},
+                int(pv["penalty_points"]),
+                [str(b) for b in pv["barred"]],
+                [str(t) for t in pv["tickets"]],
+                sum(1 for c, o in owners.items() if o == other and c not in ends),
+            )
+            turns.append(race.finish(pawn, Luck(random.Random(rng.getrandbits(63))), stop))
+        out.append(sorted(turns))
+    return out
+
+
+def win_chance(turns: float, opponents: list[list[float]]) -> float:
+    """The chance that every opponent needs more turns than ``turns``: the seat on move finishes in
+    its turn ``turns``, before the opponents' turn ``turns + 1`` (turn 0 is the current one)."""
+    chance = 1.0
+    for sample in opponents:
+        chance *= (len(sample) - bisect.bisect_right(sample, turns)) / len(sample)
+    return chance
+
+
 def strong(view: View, moves: list[Move], seat: int, rng: random.Random, budget: Budget) -> Move:
-    """Flat Monte Carlo over ``candidates`` with common random numbers: each round samples one
-    determinization and one playout seed and plays every candidate from it, so candidates are compared
-    on the same luck. It leaves the ``rules`` move only for a candidate whose mean paired gain over it
-    is positive by more than ``STRONG_MARGIN_SE`` standard errors. A playout counts as an iteration
-    of the budget; a round the time cuts short is dropped (``OutOfTime``)."""
+    """Race search over ``candidates`` of a walk or purchase decision (other decisions: ``rules``).
+
+    It samples the turns each opponent still needs (``opponent_turns``), then in rounds plays every
+    candidate's race (``race_after``) on one shared sample of luck, and scores a candidate by the
+    chance that it finishes before every opponent (``win_chance``). It leaves the ``rules`` move only
+    for a candidate whose mean paired gain over it is positive by more than ``STRONG_MARGIN_SE``
+    standard errors. A race (the seat's or an opponent's) counts as an iteration of the budget; the
+    clock is read before every turn of a race, and a round the time cuts short is dropped."""
+    started = budget.start()
+    stop = stopper(budget, started)
     v = game_view(view)
     if len(moves) == 1:
         return moves[0]
     if moves[0]["type"] == "answer":  # searching over sampled keys would learn nothing
         return answer(v, moves, rng)
     default = rules_move(v, moves, seat, rng)
+    if not {str(m["type"]) for m in moves} <= RACE_KINDS or int(v["active"]) != seat:
+        return default
     cands = candidates(v, moves, seat)
     if default not in cands:
         cands.append(default)
     if len(cands) == 1:
         return cands[0]
     d = cands.index(default)
+    me = Me(v, seat)
+    race, pawn, steps = Race(me.owners, seat), own_pawn(me), int(v["steps_remaining"])
+    sampled = min(OPPONENT_RACES, max(2, budget.max_iterations // 3))
+    try:
+        opponents = opponent_turns(v, seat, rng, sampled, stop)
+    except OutOfTime:
+        return default
+    races = sampled * len(opponents)
     gains: list[list[float]] = [[] for _ in cands]
-    started = budget.start()
-    stop = stopper(budget, started)
-    playouts = 0
-    while not budget.exhausted(started, playouts + len(cands) - 1):
-        state = ENGINE.determinize(v, seat, rng)
-        seed = rng.getrandbits(63)
-        values = []
+    while not budget.exhausted(started, races + len(cands) - 1):
+        luck = Luck(random.Random(rng.getrandbits(63)))
         try:
-            for move in cands:
-                sim = Sim(ENGINE, state, random.Random(seed))
-                sim.play(seat, move)
-                sim.rollout(PLAYOUT_TURNS, PLAYOUT_MAX_MOVES, stop)
-                values.append(evaluate(sim.state, seat))
+            values = [
+                win_chance(race_after(race, pawn.copy(), m, steps, luck, stop), opponents) for m in cands
+            ]
         except OutOfTime:
             break  # a round the time cut short is dropped (the candidates share its luck)
         for k, value in enumerate(values):
             gains[k].append(value - values[d])
-        playouts += len(cands)
+        races += len(cands)
     best, best_z = d, 0.0
     for k, g in enumerate(gains):
         if k == d or len(g) < 2:
@@ -670,4 +560,4 @@ def strong(view: View, moves: list[Move], seat: int, rng: random.Random, budget:
 
 LEVELS: dict[str, Level] = {"random": uniform, "rules": rules, "strong": strong}
 
-__all__ = ["LEVELS", "distances", "evaluate", "rules_move", "strong"]
+__all__ = ["LEVELS", "distances", "rules_move", "strong"]
