@@ -43,6 +43,10 @@ def as_cursor(after: Cursor | int) -> Cursor:
     return after
 
 
+# a stored event as ``read_payloads`` gives it: (version, type, payload, hash, recorded_at)
+PayloadRow = tuple[int, str, dict[str, Any], str, str | None]
+
+
 @dataclass(frozen=True)
 class StoredEvent:
     position: int

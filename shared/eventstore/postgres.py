@@ -31,6 +31,7 @@ from shared.eventstore.model import (
     EventStore,
     NewEvent,
     OutboxMessage,
+    PayloadRow,
     Snapshot,
     StoredEvent,
     as_cursor,
@@ -210,7 +211,7 @@ class PostgresEventStore(EventStore):
 
     def read_payloads(
         self, stream_id: str, after_version: int = 0, limit: int | None = None
-    ) -> list[tuple[int, str, dict[str, Any], str, str | None]]:
+    ) -> list[PayloadRow]:
         """(version, type, payload, hash, recorded_at) of a stream's events after ``after_version``: what
         a fold needs, without decoding each event's metadata (most of a rebuild's decoding time)."""
         with self._conn() as conn:

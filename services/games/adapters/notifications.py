@@ -18,10 +18,11 @@ from typing import Any
 import orjson
 from redis import Redis
 
+from shared.eventstore.model import PayloadRow
+
 NOTICE_MAX_BYTES = 64 * 1024  # a bigger batch of events is announced by its version alone (read from PostgreSQL)
 
-# (version, type, payload, hash, recorded_at): a stored event as ``EventStore.read_payloads`` gives it
-Row = tuple[int, str, dict[str, Any], str, str | None]
+Row = PayloadRow  # (version, type, payload, hash, recorded_at), as ``read_payloads`` gives it
 
 
 def channel(game_id: str) -> str:

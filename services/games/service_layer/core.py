@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 import pickle
 import uuid
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -35,7 +35,7 @@ from services.games.service_layer.errors import (
     NotFound,
 )
 from shared.auth import Identity
-from shared.eventstore.model import ConcurrencyConflict, NewEvent, Snapshot
+from shared.eventstore.model import ConcurrencyConflict, NewEvent, PayloadRow, Snapshot
 from shared.messages import outbox_for
 
 log = logging.getLogger(__name__)
@@ -43,8 +43,7 @@ SPECTATOR = -1
 SNAPSHOT_EVERY = 200
 SNAPSHOT_KIND = "table-v1"
 
-# a stored event as a fold needs it, as ``read_payloads`` gives it: (version, type, payload, hash, recorded_at)
-Row = tuple[int, str, dict[str, Any], str, str | None]
+Row = PayloadRow  # a stored event as a fold needs it (shared/eventstore/model.py)
 # (game_id, version, the commit's new events): the live-stream notice after a commit (adapters/notifications.py)
 Publisher = Callable[[str, int, list[Row]], None]
 # (level, number) -> the bot account's player id, registered on first use (PlayerDirectory.ensure_bot)
@@ -91,8 +90,12 @@ class Committed:
     table: Table
     before: int
     views: Mapping[int, list[dict[str, Any]]]  # viewer -> redacted payloads of the new events
-    recorded_at: list[str | None]  # of the new events, as stored in their metadata
     rows: list[Row]  # the new events, as read_payloads gives them
+
+    @property
+    def recorded_at(self) -> list[str | None]:
+        """Of the new events, as stored in their metadata."""
+        return [row[4] for row in self.rows]
 
 
 class ServiceCore:
@@ -305,9 +308,8 @@ class ServiceCore:
             ) from None
         new.head_hash = stored[-1].hash
         copies = Copies(engine, folded, new.num_players)
-        recorded_at = [e.metadata.get("recorded_at") for e in stored]
-        rows = [(e.version, e.type, e.payload, e.hash, at) for e, at in zip(stored, recorded_at, strict=True)]
-        return Committed(new, expected, copies, recorded_at, rows)
+        rows = [(e.version, e.type, e.payload, e.hash, e.metadata.get("recorded_at")) for e in stored]
+        return Committed(new, expected, copies, rows)
 
     def _table_at(self, repo: GamesRepository, game_id: str, version: int) -> Table:
         """The table at ``version`` (a fresh copy): from the cache's recent versions, else from the
@@ -318,7 +320,7 @@ class ServiceCore:
         return cached if cached is not None else self.load(repo, game_id, until=version)
 
     def _fold_stored(
-        self, table: Table, stored: list[tuple[Any, ...]]
+        self, table: Table, stored: Sequence[Row]
     ) -> list[tuple[int, Pending, Any, Any, Any, Engine[Any]]]:
         """Fold stored rows ``(version, type, payload, hash, recorded_at)`` onto ``table`` (in place): each
         event with the state before and after it and the engine that folded it (``GameCreated`` names it)."""
