@@ -111,8 +111,8 @@ def start_embedded_redis(data_dir: Path, port: int | None = None) -> tuple[str, 
     return f"redis://127.0.0.1:{port}/0", stop
 
 
-def resolve(data_root: Path, allow_containers: bool = False) -> Backends:
-    """The backends to use, starting whatever is missing."""
+def resolve(data_root: Path, allow_containers: bool = False, redis: bool = True) -> Backends:
+    """The backends to use, starting whatever is missing (``redis=False``: PostgreSQL only)."""
     env = os.environ
     backends = Backends(env.get("DATABASE_URL", ""), env.get("REDIS_URL", ""))
     # the probed default ports can be moved (e.g. to show the embedded fallback on a machine that has servers)
@@ -133,7 +133,7 @@ def resolve(data_root: Path, allow_containers: bool = False) -> Backends:
             backends.database_url = url
             backends._stops.append(stop)
             backends.notes.append(f"PostgreSQL: embedded (pgserver), data in {data_root / 'pg'}")
-    if not backends.redis_url:
+    if redis and not backends.redis_url:
         if port_answers("127.0.0.1", redis_port):
             backends.redis_url = DEFAULT_REDIS_URL.replace(":6379/", f":{redis_port}/")
         elif allow_containers and docker_answers():

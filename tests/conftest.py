@@ -16,8 +16,10 @@ os.environ.setdefault("DB_POOL_MAX_IDLE", "30")
 
 
 @pytest.fixture(scope="session")
-def backends() -> Iterator[object]:
-    found = resolve_for_tests()
+def backends(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
+    found = resolve_for_tests(tmp_path_factory.mktemp("backends"))
+    # an app a test makes without naming its Redis reaches this process's own redis-server, not the machine's
+    os.environ["REDIS_URL"] = redis_test_url(found.redis_url, redis_db())
     yield found
     found.stop()
 
@@ -36,7 +38,8 @@ def database_url(test_database: TestDatabase) -> Iterator[str]:
 
 
 def redis_db() -> int:
-    """One Redis database per pytest-xdist worker (queues are named, so workers must not share one)."""
+    """The Redis database index a pytest-xdist worker uses on its own redis-server (each worker process
+    starts one, so the index only keeps the habit of one database per worker)."""
     worker = os.environ.get("PYTEST_XDIST_WORKER", "")
     return 1 + (int(worker[2:]) + 1 if worker.startswith("gw") else 0)
 

@@ -14,7 +14,6 @@ import os
 import pwd
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -24,23 +23,11 @@ from typing import Any
 import psycopg
 import requests
 
+from tests.support.servers import PrivateRedis, free_port, port_answers
+
 ROOT = Path(__file__).resolve().parents[2]
 SERVICES = ("games", "matchmaking", "questions", "ratings")
 ADMIN = "faults-admin-token"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def port_answers(port: int, timeout: float = 0.3) -> bool:
-    try:
-        with socket.create_connection(("127.0.0.1", port), timeout=timeout):
-            return True
-    except OSError:
-        return False
 
 
 def pg_bin(name: str) -> str:
@@ -87,51 +74,6 @@ class PrivatePostgres:
 
     def running(self) -> bool:
         return port_answers(self.port)
-
-
-class PrivateRedis:
-    """One redis-server of our own on a free port; AOF with appendfsync everysec unless told otherwise."""
-
-    def __init__(self, root: Path, persistent: bool = True) -> None:
-        self.dir = root / "redis"
-        self.dir.mkdir(parents=True)
-        self.port = free_port()
-        self.persistent = persistent
-        self.proc: subprocess.Popen[bytes] | None = None
-        self.url = f"redis://127.0.0.1:{self.port}/0"
-
-    def start(self) -> None:
-        persistence = ["--appendonly", "yes", "--appendfsync", "everysec"] if self.persistent else [
-            "--appendonly", "no"]
-        self.proc = subprocess.Popen(
-            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(self.dir),
-             "--save", "", *persistence, "--daemonize", "no", "--logfile", str(self.dir / "redis.log")],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        )
-        deadline = time.monotonic() + 10
-        while not port_answers(self.port):
-            if time.monotonic() > deadline or self.proc.poll() is not None:
-                raise RuntimeError("private redis-server did not start")
-            time.sleep(0.05)
-
-    def stop(self, kill: bool = False) -> None:
-        if self.proc is None or self.proc.poll() is not None:
-            return
-        if kill:
-            self.proc.kill()
-        else:
-            self.proc.terminate()
-        self.proc.wait(timeout=15)
-
-    def wipe(self) -> None:
-        """Delete every file Redis keeps (its data is lost); only when stopped."""
-        assert self.proc is None or self.proc.poll() is not None
-        for path in self.dir.iterdir():
-            if path.name != "redis.log":
-                if path.is_dir():
-                    shutil.rmtree(path)
-                else:
-                    path.unlink()
 
 
 def descendants(pid: int, depth: int = 99) -> dict[int, str]:

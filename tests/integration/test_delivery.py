@@ -5,10 +5,8 @@ a test that restarts Redis starts its own redis-server."""
 
 from __future__ import annotations
 
-import contextlib
 import os
 import re
-import shutil
 import signal
 import socket
 import subprocess
@@ -33,6 +31,7 @@ from shared.db import make_pool
 from shared.eventstore.model import NewEvent, OutboxMessage
 from shared.eventstore.postgres import PostgresEventStore
 from shared.messages import outbox_for
+from tests.support.servers import PrivateRedis
 from tests.unit.ratings.factories import envelope, finished
 
 pytestmark = pytest.mark.integration
@@ -193,52 +192,15 @@ def test_the_job_of_a_killed_worker_is_not_abandoned(
         assert "AbandonedJobError" in (runs[0].exc_string or "")
 
 
-class OwnRedis:
-    """A redis-server of this test only, without persistence, on a free port."""
-
-    def __init__(self, directory: Path) -> None:
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            self.port = s.getsockname()[1]
-        self.directory = directory
-        self.url = f"redis://127.0.0.1:{self.port}/0"
-        self.proc: subprocess.Popen[bytes] | None = None
-        self.start()
-
-    def start(self) -> None:
-        exe = shutil.which("redis-server")
-        assert exe, "redis-server is needed for this test"
-        self.proc = subprocess.Popen(
-            [exe, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-             "--dir", str(self.directory)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        client = Redis.from_url(self.url)
-        deadline = time.monotonic() + 10
-        while True:
-            with contextlib.suppress(Exception):
-                if client.ping():
-                    return
-            assert time.monotonic() < deadline, "own redis-server did not start"
-            time.sleep(0.05)
-
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait(10)
-
-    def restart(self) -> None:
-        self.stop()
-        self.start()
-
-
 @pytest.fixture
-def own_redis(tmp_path: Path) -> Iterator[OwnRedis]:
-    server = OwnRedis(tmp_path)
+def own_redis(tmp_path: Path) -> Iterator[PrivateRedis]:
+    server = PrivateRedis(tmp_path, persistent=False).start()
     yield server
     server.stop()
 
 
 def test_after_redis_lost_its_data_the_relay_resends_and_every_game_is_rated_once(
-        pool: ConnectionPool, env: pytest.MonkeyPatch, own_redis: OwnRedis, database_url: str) -> None:
+        pool: ConnectionPool, env: pytest.MonkeyPatch, own_redis: PrivateRedis, database_url: str) -> None:
     env.setenv("REDIS_URL", own_redis.url)
     env.setenv("SPELTAFEL_OUTBOX_RESEND_AFTER", "0")
     redis = Redis.from_url(own_redis.url)
@@ -307,7 +269,7 @@ def test_the_embedded_redis_keeps_an_append_only_file_synced_every_second(tmp_pa
 
 
 def test_the_running_relay_delivers_again_what_a_restarted_redis_lost(
-        pool: ConnectionPool, env: pytest.MonkeyPatch, own_redis: OwnRedis, database_url: str) -> None:
+        pool: ConnectionPool, env: pytest.MonkeyPatch, own_redis: PrivateRedis, database_url: str) -> None:
     """The relay loop itself (as `speltafel relay` runs it) notices the lost jobs and re-sends them."""
     import threading
 

@@ -1,4 +1,4 @@
-"""Test backends: a fresh PostgreSQL database per test session (migrated), Redis on its own db index."""
+"""Test backends: a fresh PostgreSQL database per test session (migrated), a redis-server of its own."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from psycopg import sql
 
 from shared.backends import Backends, resolve
 from shared.migrate import apply, identity_set, service_sets
+from tests.support.servers import PrivateRedis
 
 ROOT = Path(__file__).resolve().parents[2]
 SERVICE_SCHEMAS = ("games", "matchmaking", "questions", "ratings")
@@ -58,8 +59,16 @@ class TestDatabase:
             conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(self.name)))
 
 
-def resolve_for_tests() -> Backends:
-    return resolve(ROOT / ".data" / "test", allow_containers=True)
+def resolve_for_tests(scratch: Path) -> Backends:
+    """The machine's (or an embedded) PostgreSQL, in which each session makes a database of its own, and
+    a redis-server of this pytest process's own under ``scratch``: the tests flush their Redis between
+    tests, and the machine's shared Redis is never flushed (nor is it stopped or restarted)."""
+    backends = resolve(ROOT / ".data" / "test", allow_containers=True, redis=False)
+    redis = PrivateRedis(scratch, persistent=False).start()
+    backends.redis_url = redis.url
+    backends._stops.append(redis.stop)
+    backends.notes.append(f"Redis: this test process's own redis-server on port {redis.port}")
+    return backends
 
 
 def redis_test_url(url: str, db: int = 13) -> str:
