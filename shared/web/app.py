@@ -132,7 +132,8 @@ class ProblemApi(Api):
     def _init_spec(self, *args: Any, extra_plugins: Any = None, marshmallow_plugin: Any = None,
                    **kwargs: Any) -> None:
         marshmallow = marshmallow_plugin or MarshmallowPlugin()
-        plugins = [*(extra_plugins or ()), ProblemMediaTypePlugin(marshmallow, self.ERROR_SCHEMA)]
+        plugins = [*(extra_plugins or ()), ratelimit.TokenFailureDocPlugin(),
+                   ProblemMediaTypePlugin(marshmallow, self.ERROR_SCHEMA)]
         super()._init_spec(
             *args, extra_plugins=plugins, marshmallow_plugin=marshmallow, **kwargs
         )
