@@ -126,13 +126,22 @@ class ProblemMediaTypePlugin(BasePlugin):
                     response["content"] = {PROBLEM_MEDIA_TYPE: {"schema": ref}}
 
 
+class SchemaExtrasPlugin(BasePlugin):
+    """apispec plugin: a marshmallow schema's ``OPENAPI_EXTRAS`` (JSON Schema keywords marshmallow has no
+    field for, such as a ``oneOf`` between two alternative fields) are added to its component."""
+
+    def schema_helper(self, name: str, definition: dict[str, Any], **kwargs: Any) -> dict[str, Any] | None:
+        extras = getattr(kwargs.get("schema"), "OPENAPI_EXTRAS", None)
+        return dict(extras) if isinstance(extras, dict) else None
+
+
 class ProblemApi(Api):
     ERROR_SCHEMA = ProblemSchema
 
     def _init_spec(self, *args: Any, extra_plugins: Any = None, marshmallow_plugin: Any = None,
                    **kwargs: Any) -> None:
         marshmallow = marshmallow_plugin or MarshmallowPlugin()
-        plugins = [*(extra_plugins or ()), ratelimit.TokenFailureDocPlugin(),
+        plugins = [*(extra_plugins or ()), SchemaExtrasPlugin(), ratelimit.TokenFailureDocPlugin(),
                    ProblemMediaTypePlugin(marshmallow, self.ERROR_SCHEMA)]
         super()._init_spec(
             *args, extra_plugins=plugins, marshmallow_plugin=marshmallow, **kwargs
