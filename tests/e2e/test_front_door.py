@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 import requests
+import requests.adapters
 
 from shared.config import RateLimits
 from tests.e2e.conftest import ADMIN, Server, settings_for
@@ -199,9 +200,11 @@ def test_a_pack_csv_with_a_200_kb_field_is_422_naming_the_line_and_imports_nothi
 # -- item 8: rate limits ------------------------------------------------------------------------------
 
 
-def limited_app(service: str, database_url: str, redis_url: str, **limits: str) -> Any:
+def limited_app(service: str, database_url: str, redis_url: str, gateway_secret: str | None = None,
+                **limits: str) -> Any:
     settings = dataclasses.replace(
-        settings_for(database_url, redis_url), rate_limits=dataclasses.replace(RateLimits(), enabled=True, **limits)
+        settings_for(database_url, redis_url), rate_limits=dataclasses.replace(RateLimits(), enabled=True, **limits),
+        gateway_secret=gateway_secret,
     )
     if service == "games":
         from services.games.bootstrap import create_app
@@ -343,6 +346,59 @@ def test_token_failures_are_429_on_the_other_services_too(
     other = client.open(path, method=method, headers=bad, json={} if method == "POST" else None,
                         environ_base={"REMOTE_ADDR": "10.9.8.7"})
     assert other.status_code != 429
+
+
+def session_from(address: str) -> requests.Session:
+    """A client whose connections leave from ``address`` (any 127.x.y.z reaches a server on 127.0.0.1)."""
+    session = requests.Session()
+
+    class FromAddress(requests.adapters.HTTPAdapter):
+        def init_poolmanager(self, *args: Any, **kwargs: Any) -> None:
+            kwargs["source_address"] = (address, 0)
+            super().init_poolmanager(*args, **kwargs)
+
+    session.mount("http://", FromAddress())
+    return session
+
+
+SECRET = "the-runs-gateway-secret"
+
+
+@pytest.fixture
+def gateway_and_games(database_url: str, redis_url: str) -> Iterator[tuple[str, str]]:
+    """`make run`'s arrangement: the games service (2 registrations a minute per client address) behind the
+    gateway, which proves itself to the services with the run's gateway secret."""
+    from services.gateway.app import create_gateway_app
+
+    games = Server(limited_app("games", database_url, redis_url, gateway_secret=SECRET, register="2/minute"))
+    gateway = Server(create_gateway_app({"games": games.url}, forward_secret=SECRET))
+    yield gateway.url, games.url
+    gateway.stop()
+    games.stop()
+
+
+def test_clients_at_two_addresses_through_the_gateway_have_a_bucket_each(gateway_and_games: tuple[str, str]) -> None:
+    gateway, _ = gateway_and_games
+    anna, bram = session_from("127.0.0.2"), session_from("127.0.0.3")
+
+    def register(client: requests.Session, name: str) -> requests.Response:
+        return client.post(gateway + "/games/v1/players", json={"display_name": name}, timeout=10)
+
+    assert [register(anna, f"anna{n}").status_code for n in range(2)] == [201, 201]
+    over = register(anna, "anna2")
+    assert over.status_code == 429 and int(over.headers["Retry-After"]) >= 1, over.text
+    assert register(bram, "bram").status_code == 201, "a client at another address shares the first one's bucket"
+
+
+def test_a_forged_x_forwarded_for_without_the_gateway_secret_is_ignored(gateway_and_games: tuple[str, str]) -> None:
+    """Straight to the service's own port, X-Forwarded-For is the client's word: not trusted, so a client
+    cannot get a fresh bucket per request by naming another address (nor with a guessed secret)."""
+    _, games = gateway_and_games
+    client = session_from("127.0.0.4")
+    codes = [client.post(games + "/v1/players", json={"display_name": f"f{n}"}, timeout=10,
+                         headers={"X-Forwarded-For": f"10.0.0.{n}", "X-Speltafel-Gateway": "a guess"}).status_code
+             for n in range(3)]
+    assert codes == [201, 201, 429]
 
 
 # -- issue 15 item 1: CORS --------------------------------------------------------------------------------
