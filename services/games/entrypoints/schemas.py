@@ -388,10 +388,10 @@ class GameTypeSchema(ma.Schema):
         allow_none=True,
         metadata={
             "description": "the game's documented maximum length (issue 17.2, README \"Game length\"): `unit` "
-            "(rounds, deals, turns), `default` (null: no maximum unless the table sets one, as HopPaa's HP-46 "
-            "says), `minimum`, `maximum`, the table `option` that sets it and the `rule` (the platform ruling, "
-            "the specs being silent); a game that would start unit limit+1 is ended by `GameAdjudicated` and "
-            "`GameFinished`",
+            "(rounds, deals, turns), `default`, `minimum`, `maximum`, the table `option` that sets it and the "
+            "`rule` (a platform ruling: the specs are silent, and HopPaa's HP-46 'no round limit' governs its "
+            "rules of play, not the platform's adjudication); a game that would start unit limit+1 is ended by "
+            "`GameAdjudicated` and `GameFinished`",
             "example": {"option": "max_deals", "unit": "deals", "default": 100, "minimum": 1, "maximum": 1000,
                         "rule": "KL-R-LEN", "description": "KL-R-LEN: at most this many deals ..."},
         },
