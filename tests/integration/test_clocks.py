@@ -147,6 +147,10 @@ def test_hoppaa_team_mode_partners_lose_together_on_time(service: GamesService, 
     assert finished["type"] == "GameFinished" and finished["payload"]["forfeited_seats"] == partners
     audit = service.audit(game["id"])
     assert audit["ok"], audit
+    forged = service.export(game["id"], ADMIN)  # a forger who blames the other partnership
+    forged["events"][-1]["payload"]["forfeited_seats"] = [s for s in range(4) if s not in partners]
+    rehash(forged)
+    assert failing(audit_export(forged, REGISTRY).as_dict()) == {"final_state": finished["version"]}
 
 
 def auto_played_to_the_end(service: GamesService, clock: FakeClock, seats: list[str]) -> dict[str, Any]:
