@@ -396,7 +396,7 @@ class ReseatBody(Strict):
     reason = ma.fields.String(required=True, validate=validate.Length(1, 1000),
                               metadata={"example": "the server restarted during the game"})
     seats = ma.fields.List(ma.fields.String(), validate=validate.Length(2, 8), metadata={
-        "example": None, "description": "new seats in seat order (players of this table or with a bye that"
+        "example": [PLAYER, "5b1d..."], "description": "new seats in seat order (players of this table or with a bye that"
         " round; one left out has a bye); omit for the same seats"})
     options = ma.fields.Dict(metadata={"example": {"mode": "solo"}, "description": "the new game's options"
                                        " (omit: the table's); checked at the door"})
