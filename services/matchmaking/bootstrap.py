@@ -31,9 +31,11 @@ DESCRIPTION = """Seats players at fair tables quickly, runs private tables and l
 * **Leagues** (organiser tokens, each running only the leagues it created, or the admin token): round
   robin or Swiss seating with a reason per table, standings with tie-breaks, CSV/JSON export, disputes
   (also filed by a player about their own game) with the game's audit attached and a recorded ruling.
-* **At the door**: game type, table sizes and options are checked against the games service's
-  `GET /v1/game-types` (422 naming the field, e.g. `options.mode`; 503 when it does not answer); a table
-  the games service refuses later shows `failed` with its reason.
+* **At the door**: game type, table sizes, options and clock are checked against the games service's
+  `GET /v1/game-types` (options and clock schemas) and, with every table size, its
+  `POST /v1/game-types/table-checks` (422 naming the field, e.g. `options.mode` with rule HP-47 or
+  `clock.base_seconds`; 503 when it does not answer); a table the games service refuses later shows
+  `failed` with its reason, and a league's organiser re-seats it with corrected settings or voids it.
 
 Authenticate with `Authorization: Bearer <token>` (players from the games service's
 `POST /v1/players`; organiser and auditor tokens from its `POST /v1/tokens`, minted by the admin).

@@ -6,6 +6,7 @@ the clock has run out and records the timeout after, and ``speltafel games tick 
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -16,6 +17,7 @@ from typing import Any
 
 import pytest
 import requests
+from jsonschema import Draft202012Validator
 
 from services.games.bootstrap import create_app as create_games_app
 from tests.e2e.conftest import ADMIN, Client, Server, register, settings_for
@@ -63,6 +65,54 @@ def test_game_types_document_the_clocks_and_policies(clocked: tuple[str, FakeClo
     create = spec["components"]["schemas"]["GameCreate"]["properties"]
     assert create["clock"]["example"]["kind"] == "fischer" and "auto_move" in create["timeout_policy"]["enum"]
     assert "remaining_seconds" in spec["components"]["schemas"]["ClockSeat"]["properties"]
+
+    # the clock's JSON Schema, per game type: what POST /v1/games takes, for other services' doors
+    schema = types["roparun"]["clock"]["schema"]
+    Draft202012Validator.check_schema(schema)
+    assert schema["properties"]["timeout_policy"]["enum"] == ["forfeit"]  # ROPARUN: forfeit only
+    assert types["klapper"]["clock"]["schema"]["properties"]["timeout_policy"] == {
+        **types["klapper"]["clock"]["schema"]["properties"]["timeout_policy"], "enum": ["forfeit", "auto_move"],
+        "default": "forfeit"}
+    kinds = {branch["if"]["properties"]["kind"]["const"]: branch["then"]
+             for branch in schema["properties"]["clock"]["allOf"]}
+    assert set(kinds) == {"fischer", "per_move", "correspondence"}
+    assert kinds["fischer"]["required"] == ["base_seconds"]
+    increment = kinds["fischer"]["properties"]["increment_seconds"]
+    assert (increment["default"], increment["minimum"], increment["maximum"], increment["x-unit"]) == (
+        0, 0, 3600, "seconds")
+    assert kinds["correspondence"]["properties"]["days_per_move"]["x-unit"] == "days"
+    valid = Draft202012Validator(schema)
+    assert valid.is_valid({"clock": {"kind": "fischer", "base_seconds": 300}, "timeout_policy": "forfeit"})
+    assert not valid.is_valid({"clock": {"kind": "per_move", "seconds": 30}, "timeout_policy": "auto_move"})
+    assert not valid.is_valid({"clock": {"kind": "per_move", "seconds": 30, "base_seconds": 5}})
+    assert not valid.is_valid({"timeout_policy": "forfeit"})  # a policy needs a clock
+
+
+def test_a_table_check_answers_what_post_games_would_make_of_a_table(clocked: tuple[str, FakeClock]) -> None:
+    """POST /v1/game-types/table-checks: the same validation as POST /v1/games, for every table size at
+    once, writing nothing; the one check a door cannot make from the schemas (HP-47: team needs 4)."""
+    base, _ = clocked
+    anyone = Client(base)
+    before = Client(base, ADMIN).get("/v1/games").json()["total"]
+    body = {"game_type": "hoppaa", "player_counts": [4], "options": {"mode": "team"},
+            "clock": {"kind": "fischer", "base_seconds": 300}}
+    r = anyone.post("/v1/game-types/table-checks", json=body)
+    assert r.status_code == 200, r.text
+    assert r.json()["clock"] == {"kind": "fischer", "base_seconds": 300, "increment_seconds": 0}
+    assert r.json()["timeout_policy"] == "forfeit"
+    (table,) = r.json()["tables"]
+    assert table["num_players"] == 4 and table["options"]["mode"] == "team" and table["options"]["max_rounds"] == 300
+    wrong = anyone.post("/v1/game-types/table-checks", json={**body, "player_counts": [4, 3]})
+    assert wrong.status_code == 422 and wrong.headers["Content-Type"].startswith(PROBLEM), wrong.text
+    assert list(wrong.json()["errors"]) == ["options.mode"] and wrong.json()["rule"] == "HP-47"
+    assert "table of 3" in wrong.json()["detail"]
+    for bad, field in [({"clock": {"kind": "per_move", "seconds": 0}}, "clock.seconds"),
+                       ({"game_type": "roparun", "player_counts": [2], "options": {}, "timeout_policy": "auto_move",
+                         "clock": {"kind": "per_move", "seconds": 30}}, "timeout_policy"),
+                       ({"player_counts": [5]}, "player_counts"), ({"game_type": "schaken"}, "game_type")]:
+        r = anyone.post("/v1/game-types/table-checks", json={**body, **bad})
+        assert r.status_code == 422 and field in r.json()["errors"], (bad, r.text)
+    assert Client(base, ADMIN).get("/v1/games").json()["total"] == before  # nothing was created
 
 
 @pytest.mark.parametrize(
@@ -125,6 +175,14 @@ def test_views_and_stream_show_the_time_and_a_claim_waits_for_the_deadline(clock
                    headers={"Accept": "text/event-stream"}, stream=True) as stream:
         text = stream.text
     assert "event: TimeExpired" in text and "event: clock" in text and "event: end" in text
+    # the clock event carries each seat's time left (as of the timeout): the seat out of time has 0 s,
+    # the first mover 60 - 20 + 3, the others their whole 60 s; no clock runs once the game has ended
+    blocks = [b for b in text.split("\n\n") if "event: clock" in b.split("\n")]
+    data = json.loads(next(line[len("data:"):] for line in blocks[-1].split("\n") if line.startswith("data:")))
+    assert [(c["seat"], c["remaining_seconds"], c["running"]) for c in data["seats"]] == [
+        (s, 0.0 if s == second else 43.0 if s == first else 60.0, False) for s in range(4)]
+    assert data["kind"] == "fischer" and data["base_seconds"] == 60 and data["increment_seconds"] == 3
+    assert data["version"] == mover.get(f"/v1/games/{game_id}").json()["version"] and data["deadline"] is None
     unclocked = Client(base, ADMIN).post("/v1/games", json={"game_type": "klapper", "num_players": 4}).json()
     assert unclocked["clock"] is None and unclocked["deadline"] is None
     assert mover.get(f"/v1/games/{game_id}").json()["deadline"] is None  # the game ended: no clock runs

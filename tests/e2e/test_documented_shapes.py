@@ -26,14 +26,15 @@ from services.games.entrypoints.schemas import VIEW_COMPONENTS
 from services.games.service_layer.selfplay import SelfPlayReport, play_one
 from tests.e2e.conftest import ADMIN, Client, register
 from tests.e2e.test_cityhopper_with_questions import stack  # noqa: F401  (the CityHopper fixture)
-from tests.e2e.test_engines_over_http import SHORT_OPTIONS
+from tests.e2e.whole_games import SHORT_OPTIONS
 
 pytestmark = pytest.mark.e2e
 SPEC = "urn:speltafel:games-openapi"
 MAX_STEPS = 3_000
 # CityHopper's random games have a long tail (387 to over 5,000 moves over 29 seeds): its seats play the
-# `rules` bot instead, from each seat's own view and legal moves (200 of 200 such games ended, p50 83 moves).
-BOT_PLAYED = {"cityhopper"}
+# `rules` bot instead, from each seat's own view and legal moves (200 of 200 such games ended, p50 83 moves);
+# HopPaa's too (2 players, one pawn each: random 260 to 3,800 moves over 8 seeds, `rules` 190 to 564).
+BOT_PLAYED = {"cityhopper", "hoppaa"}
 
 
 class Documented:

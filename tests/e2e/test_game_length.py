@@ -34,13 +34,27 @@ def test_every_game_type_documents_its_maximum(games_url: str) -> None:
     for game_type, (_, options, rule, unit) in CASES.items():
         limit = types[game_type]["max_length"]
         assert limit["rule"] == rule and limit["unit"] == unit, limit
-        if game_type == "hoppaa":  # HP-46: no round limit unless the table sets one (the spec wins)
-            assert limit["default"] is None
-        else:
-            assert limit["minimum"] <= limit["default"] <= limit["maximum"]
+        assert limit["minimum"] <= limit["default"] <= limit["maximum"]
         prop = types[game_type]["options_schema"]["properties"][limit["option"]]
         assert prop["default"] == limit["default"] and rule in prop["description"]
         assert limit["option"] in options
+    # HP-R-LEN: the platform adjudicates HopPaa at 300 rounds by default (HP-46 sets no limit on the rules
+    # of play; issue 17 requires that no game runs forever)
+    assert types["hoppaa"]["max_length"]["default"] == 300
+    assert types["hoppaa"]["options_schema"]["properties"]["max_rounds"]["type"] == "integer"
+
+
+def test_a_hoppaa_table_gets_the_default_maximum_of_300_rounds(games_url: str) -> None:
+    admin = Client(games_url, ADMIN)
+    seats = [register(games_url, f"hp-{k}").player_id for k in range(2)]
+    table = admin.post("/v1/games", {"game_type": "hoppaa", "seats": seats})
+    assert table.status_code == 201, table.text
+    assert table.json()["options"]["max_rounds"] == 300
+    created = admin.get(f"/v1/games/{table.json()['id']}/events").json()["events"][0]
+    assert created["payload"]["max_length"] == {"option": "max_rounds", "unit": "rounds", "limit": 300,
+                                                "rule": "HP-R-LEN"}
+    no_limit = admin.post("/v1/games", {"game_type": "hoppaa", "seats": seats, "options": {"max_rounds": None}})
+    assert no_limit.status_code == 422 and "options.max_rounds" in no_limit.json()["errors"], no_limit.text
 
 
 def test_a_maximum_out_of_bounds_is_refused_naming_the_option(games_url: str) -> None:

@@ -1,8 +1,9 @@
 """Clocks on real PostgreSQL with an injected clock (explicit times, no sleeping): a seat out of time
-forfeits (a Klapper partnership loses together), an auto-played seat lets the game go on, a late move is
-refused with the timeout recorded, a timeout can be claimed only once it is due, and the audit (and
-``speltafel verify``) flags a forged timeout of either kind: a move accepted after its seat's deadline,
-and a TimeExpired recorded before it."""
+forfeits (a Klapper or HopPaa team-mode partnership loses together, named in ``forfeited_seats``), an
+auto-played seat lets the game go on (a real-time game is played for move after move to its end), a late
+move is refused with the timeout recorded, a timeout can be claimed only once it is due, and the audit (and
+``speltafel verify``) flags a forged timeout of either kind (a move accepted after its seat's deadline, a
+TimeExpired recorded before it), a forged automatic move and a forged timeout policy."""
 
 from __future__ import annotations
 
@@ -101,6 +102,8 @@ def test_klapper_partnership_out_of_time_forfeits_together(service: GamesService
     assert game["outcome"]["scores"] == [0.0 if s in losers else 1.0 for s in range(4)]
     assert game["outcome"]["team_ranks"] == [2 if late in team else 1 for team in game["outcome"]["teams"]]
     assert game["outcome"]["reason"] == f"seat {late} ran out of time"
+    finished = events(service, game["id"])[-1]
+    assert finished["type"] == "GameFinished" and finished["payload"]["forfeited_seats"] == sorted(losers)
     expired = [e for e in events(service, game["id"]) if e["type"] == "TimeExpired"]
     assert [(e["payload"]["seat"], e["payload"]["policy"]) for e in expired] == [(late, "forfeit")]
     audit = service.audit(game["id"])
@@ -121,6 +124,80 @@ def test_real_time_free_for_all_forfeit_ranks_the_seat_last(service: GamesServic
     assert game["status"] == "finished"
     assert game["outcome"]["ranks"] == [2 if s == second else 1 for s in range(3)]
     assert service.audit(game["id"])["ok"]
+
+
+def test_hoppaa_team_mode_partners_lose_together_on_time(service: GamesService, clock: FakeClock, seats: list[str]) -> None:
+    """HP-43 team mode (seats 0+2 v 1+3): the seat out of time and its partner rank last together; the
+    GameFinished names both as ``forfeited_seats`` (what a league scores by its forfeit rule)."""
+    game = service.create_game(ADMIN, {"game_type": "hoppaa", "seats": seats, "options": {"mode": "team"},
+                                       "clock": {"kind": "per_move", "seconds": 30}, "timeout_policy": "forfeit"})
+    clock.advance(5)
+    game = play_first_legal(service, game, seats)  # in time
+    late = game["to_move"][0]
+    partners = sorted({late, (late + 2) % 4})
+    clock.advance(30)
+    assert service.tick_clocks().expired == 1
+    game = service.game_view(game["id"], ADMIN)
+    assert game["status"] == "finished"
+    assert game["outcome"]["teams"] == [[0, 2], [1, 3]]
+    assert game["outcome"]["ranks"] == [2 if s in partners else 1 for s in range(4)]
+    assert game["outcome"]["team_ranks"] == [2 if late in team else 1 for team in ([0, 2], [1, 3])]
+    assert game["outcome"]["reason"] == f"seat {late} ran out of time"
+    finished = events(service, game["id"])[-1]
+    assert finished["type"] == "GameFinished" and finished["payload"]["forfeited_seats"] == partners
+    audit = service.audit(game["id"])
+    assert audit["ok"], audit
+    forged = service.export(game["id"], ADMIN)  # a forger who blames the other partnership
+    forged["events"][-1]["payload"]["forfeited_seats"] = [s for s in range(4) if s not in partners]
+    rehash(forged)
+    assert failing(audit_export(forged, REGISTRY).as_dict()) == {"final_state": finished["version"]}
+
+
+def auto_played_to_the_end(service: GamesService, clock: FakeClock, seats: list[str]) -> dict[str, Any]:
+    """Klapper for two, real time (Fischer 60 s + 2 s) with auto_move and at most one deal (KL-R-LEN): one
+    move in time, then nobody moves; the ticker, every 5 s of the injected clock, plays for whichever seat
+    is out of time until the game ends."""
+    game = service.create_game(ADMIN, {
+        "game_type": "klapper", "seats": seats[:2], "options": {"max_deals": 1},
+        "clock": {"kind": "fischer", "base_seconds": 60, "increment_seconds": 2}, "timeout_policy": "auto_move"})
+    clock.advance(10)
+    game = play_first_legal(service, game, seats)
+    first_timeout = None
+    for _ in range(400):
+        if game["status"] != "running":
+            break
+        clock.advance(5)
+        if service.tick_clocks().expired and first_timeout is None:
+            first_timeout = service.game_view(game["id"], ADMIN)
+        game = service.game_view(game["id"], ADMIN)
+    assert game["status"] == "finished", "the auto-played game did not end in 400 ticks"
+    assert first_timeout is not None
+    return first_timeout
+
+
+def test_fischer_game_auto_played_through_many_moves_to_its_end(
+    service: GamesService, clock: FakeClock, seats: list[str]
+) -> None:
+    """Real time with auto_move: a seat out of time keeps 0 s plus its increments, so every later turn of it
+    is played for, move after move, and the game ends (here by the length guard or by its own rules) with
+    an audit that re-derives every automatic move from the revealed seed."""
+    first_timeout = auto_played_to_the_end(service, clock, seats)
+    log = events(service, first_timeout["id"])
+    expiries = [e for e in log if e["type"] == "TimeExpired"]
+    late = expiries[0]["payload"]["seat"]
+    assert first_timeout["clock"]["seats"][late]["remaining_seconds"] == 2.0  # 0 s left + 2 s after its auto move
+    autos = [e for e in log if e["type"] == "MoveMade" and e["payload"].get("auto")]
+    assert len(autos) >= 5 and len(autos) == len(expiries)
+    assert {e["payload"]["policy"] for e in expiries} == {"auto_move"}
+    for expired in expiries:  # each timeout is followed at once by the move played for that seat
+        made = log[expired["version"]]  # versions are 1-based: the next event
+        assert made["type"] == "MoveMade" and made["payload"]["auto"] is True
+        assert made["payload"]["seat"] == expired["payload"]["seat"]
+        assert made["payload"]["accepted_at"] == expired["payload"]["accepted_at"]
+    assert log[-1]["type"] == "GameFinished" and "forfeited_seats" not in log[-1]["payload"]
+    audit = service.audit(first_timeout["id"])
+    assert audit["ok"], audit
+    assert next(c for c in audit["checks"] if c["name"] == "clock_times")["status"] == "pass"
 
 
 @pytest.mark.parametrize(("game_type", "players"), [("klapper", 4), ("hoppaa", 4), ("paardenkoppen", 3)])
@@ -267,6 +344,44 @@ def test_audit_flags_a_timeout_recorded_before_the_deadline(service: GamesServic
     expired["payload"]["accepted_at"] = expired["payload"]["deadline"] = at(39)
     rehash(moved)
     assert failing(audit_export(moved, REGISTRY).as_dict()) == {"clock_times": expired["version"]}
+
+
+def test_audit_flags_a_forged_automatic_move_and_a_forged_policy(service: GamesService, clock: FakeClock, seats: list[str], tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """A forger who swaps an automatic move for another legal one, or rewrites the table's timeout policy in
+    a TimeExpired, is caught by ``clock_times`` in the audit and by ``speltafel verify`` (the hash chain
+    recomputed, as a forger with database access would)."""
+    game = auto_played_to_the_end(service, clock, seats)
+    export = service.export(game["id"], ADMIN)
+    assert audit_export(export, REGISTRY).ok
+    engine = REGISTRY.get("klapper")
+
+    forged = copy.deepcopy(export)
+    k = next(i for i, e in enumerate(forged["events"]) if e["type"] == "MoveMade" and e["payload"].get("auto"))
+    made = forged["events"][k]
+    table = service._read_table(game["id"], until=made["version"] - 1)
+    assert table.progress is not None
+    legal = engine.legal_moves(table.progress.state, made["payload"]["seat"])
+    made["payload"]["move"] = next(m for m in legal if m != made["payload"]["move"])
+    rehash(forged)
+    report = audit_export(forged, REGISTRY).as_dict()
+    assert failing(report)["clock_times"] == made["version"], report
+    assert "is not the one the seed picks" in next(c for c in report["checks"] if c["name"] == "clock_times")["detail"]
+    path = tmp_path / "forged-move.json"
+    path.write_text(json.dumps(forged))
+    assert cli_main(["verify", "--json", str(path)]) == 1
+    assert json.loads(capsys.readouterr().out) == report
+
+    policy = copy.deepcopy(export)
+    expired = next(e for e in policy["events"] if e["type"] == "TimeExpired")
+    expired["payload"]["policy"] = "forfeit"  # as if the seat had lost, while the game went on
+    rehash(policy)
+    report = audit_export(policy, REGISTRY).as_dict()
+    assert failing(report)["clock_times"] == expired["version"], report
+    assert "policy" in next(c for c in report["checks"] if c["name"] == "clock_times")["detail"]
+    path = tmp_path / "forged-policy.json"
+    path.write_text(json.dumps(policy))
+    assert cli_main(["verify", str(path)]) == 1
+    assert f"fail  clock_times at event {expired['version']}" in capsys.readouterr().out
 
 
 def test_no_clock_runs_while_the_game_waits_for_a_question(service: GamesService, clock: FakeClock, seats: list[str]) -> None:

@@ -178,3 +178,16 @@ class DiceDuel(Engine[DiceDuelState]):
         if state.pending is None and any(b is None or not 1 <= b <= 3 for b in state.bonus):
             problems.append("DD-1 a bonus card is missing")
         return problems
+
+
+class DiceDuelNextVersion(DiceDuel):
+    """Dice Duel as a later deploy of the games service plays it: the race is at most 50 squares (DD-5).
+    Tests run the games worker with it while the games service that answered at matchmaking's door still
+    runs :class:`DiceDuel`, so a table checked at the door is refused when its game is created: the one
+    way a table fails once the door checks each table size with the games service itself."""
+
+    def normalize_options(self, num_players: int, options: Mapping[str, Any]) -> dict[str, Any]:
+        normalized = super().normalize_options(num_players, options)
+        if normalized["target"] > 50:
+            raise InvalidOptions("target", "since this version the race is at most 50 squares", "DD-5")
+        return normalized

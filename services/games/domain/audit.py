@@ -19,7 +19,14 @@ from typing import Any
 from services.games.domain import length
 from services.games.domain.clock import TIMED_EVENTS, auto_move_index, iso, parse_time
 from services.games.domain.play import Progress, SeedMaterial
-from services.games.domain.table import SERVICE_EVENTS, Table, resign_outcome, table_teams, timeout_outcome
+from services.games.domain.table import (
+    SERVICE_EVENTS,
+    Table,
+    forfeited_seats,
+    resign_outcome,
+    table_teams,
+    timeout_outcome,
+)
 from services.games.engines.base import CHANCE_EVENT, EXTERNAL_EVENT, Engine, EngineError, IllegalMove
 from services.games.engines.registry import Registry, UnknownGameType
 from shared.eventstore.chain import verify_chain
@@ -377,6 +384,10 @@ def _check_finish(
             want = resign_outcome(table.num_players, seat, teams).as_dict()
         else:
             want = timeout_outcome(table.num_players, seat, teams).as_dict()
+            forfeited = payload.get("forfeited_seats")  # absent in logs recorded before the field existed
+            if forfeited is not None and forfeited != forfeited_seats(seat, teams):
+                final.fail(version, f"forfeited_seats {forfeited} are not seat {seat} and its partners")
+                return
     else:
         outcome = engine.outcome(table.progress.state) if table.progress else None
         if outcome is None:
@@ -385,6 +396,9 @@ def _check_finish(
         want = outcome.as_dict()
     if payload.get("outcome") != want:
         final.fail(version, "the recorded outcome differs from the replayed one")
+    elif "forfeited_seats" in payload and not (ended_by and ended_by[0]["type"] == "TimeExpired"
+                                               and adjudicated is None):
+        final.fail(version, "forfeited_seats recorded, but no seat lost by forfeit")
 
 
 def log_status(events: Sequence[dict[str, Any]]) -> str:

@@ -142,6 +142,78 @@ def policies_for(game_type: str) -> list[str]:
     return list(POLICIES) if game_type in AUTO_MOVE_GAME_TYPES else ["forfeit"]
 
 
+# what each setting means and its unit, for the published schema
+UNITS = {"base_seconds": "seconds", "increment_seconds": "seconds", "seconds": "seconds", "days_per_move": "days"}
+MEANINGS = {
+    "base_seconds": "the seat's time for the whole game",
+    "increment_seconds": "added to the seat's time after each of its moves",
+    "seconds": "the seat's time for each turn, afresh every turn",
+    "days_per_move": "the seat's time for each turn, in days",
+}
+KIND_MEANINGS = {
+    "fischer": "real time: base_seconds for the game plus increment_seconds after each own move",
+    "per_move": "every turn afresh: seconds per turn, unused time is not carried over",
+    "correspondence": "every turn afresh: days_per_move days per turn",
+}
+
+
+def json_schema(game_type: str) -> dict[str, Any]:
+    """The JSON Schema (2020-12) of a table's ``clock`` and ``timeout_policy`` for ``game_type``, as
+    ``POST /v1/games`` takes them: per kind its fields with unit, bounds and default; the timeout
+    policies the game allows. It accepts exactly what ``parse_settings`` accepts (a unit test holds
+    them together); other services validate at their door with it (``GET /v1/game-types``)."""
+    kinds = []
+    for kind in KINDS:
+        fields: dict[str, Any] = {"kind": {"const": kind}}
+        for name in FIELDS[kind]:
+            low, high = LIMITS[name]
+            field_schema: dict[str, Any] = {
+                "type": "integer",
+                "minimum": low,
+                "maximum": high,
+                "x-unit": UNITS[name],
+                "description": f"{MEANINGS[name]} ({UNITS[name]}, {low}-{high})",
+            }
+            if name in DEFAULTS:
+                field_schema["default"] = DEFAULTS[name]
+            fields[name] = field_schema
+        kinds.append({
+            "if": {"properties": {"kind": {"const": kind}}, "required": ["kind"]},
+            "then": {
+                "description": KIND_MEANINGS[kind],
+                "properties": fields,
+                "required": [name for name in FIELDS[kind] if name not in DEFAULTS],
+                "additionalProperties": False,
+            },
+        })
+    policies = policies_for(game_type)
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "type": "object",
+        "properties": {
+            "clock": {
+                "type": "object",
+                "description": "leave it out for no clock",
+                "properties": {"kind": {"enum": list(KINDS), "description": "; ".join(
+                    f"{k}: {m}" for k, m in KIND_MEANINGS.items())}},
+                "required": ["kind"],
+                "allOf": kinds,
+            },
+            "timeout_policy": {
+                "enum": policies,
+                "default": "forfeit",
+                "description": "what happens to a seat whose time runs out: forfeit (the game ends, the seat and "
+                "its partners rank last)" + (
+                    "; auto_move (a legal move chosen from the committed seed is played for it)"
+                    if "auto_move" in policies else "; auto_move is not offered for this game"
+                ),
+            },
+        },
+        "dependentRequired": {"timeout_policy": ["clock"]},
+        "additionalProperties": False,
+    }
+
+
 @dataclass(frozen=True)
 class SeatClock:
     left: timedelta  # time left at ``since`` (or now, when not running)

@@ -161,6 +161,13 @@ def timeout_outcome(num_players: int, seat: int, teams: list[list[int]] | None) 
     return replace(resign_outcome(num_players, seat, teams), reason=f"seat {seat} ran out of time")
 
 
+def forfeited_seats(seat: int, teams: list[list[int]] | None) -> list[int]:
+    """The seats that lose by ``seat``'s forfeit (its time ran out): it and its partners. ``GameFinished``
+    carries them (``forfeited_seats``), so a league scores the game by its forfeit rule."""
+    team = next((t for t in teams or [] if seat in t), [seat])
+    return sorted(team)
+
+
 def table_teams(engine: Engine[Any], table: Table) -> list[list[int]] | None:
     """The partnerships at this table now (engines may only know them after a chance event)."""
     if table.progress is None:

@@ -20,6 +20,7 @@ from shared.web.blueprint import Blueprint
 from shared.web.identity import identity_checked_later, player_key, request_identity
 from shared.web.problems import ApiProblem, problem_type
 from shared.web.ratelimit import rate_limited
+from shared.web.roles import reads_only
 
 players = Blueprint("players", __name__, url_prefix="/players", description="Players: registration, profiles, names and tokens")
 tokens = Blueprint(
@@ -150,6 +151,19 @@ def revoke_role_token(token_id: str) -> dict[str, Any]:
 def list_game_types() -> list[dict[str, Any]]:
     """Games, variants, option schemas, player counts and move vocabulary."""
     return service().game_types()
+
+
+@game_types.route("/table-checks", methods=["POST"])
+@reads_only(game_types)
+@game_types.arguments(s.TableCheckBody)
+@game_types.response(200, s.TableCheckSchema)
+@game_types.alt_response(422, description="what `POST /v1/games` would refuse: the field, the rule, the table size")
+def check_tables(body: dict[str, Any]) -> dict[str, Any]:
+    """Check tables before creating them (writes nothing): the options, clock and timeout policy `POST
+    /v1/games` would make of a table of each of `player_counts` players, normalized, or its 422 naming the
+    field and the rule (with the table size in the detail). Other services check their tickets and leagues
+    here at their door, where the options schema cannot say it (an option against the table size: HP-47)."""
+    return service().check_tables(body["game_type"], body)
 
 
 @games.route("")

@@ -1,6 +1,7 @@
 """RQ jobs of the games service: thin functions taking a message envelope (ids and values only).
 
-- ``CreateGameRequested`` (from matchmaking): create the table; the reply ``GameCreatedForTable``
+- ``CreateGameRequested`` (from matchmaking): create the table (with its ``clock`` and ``timeout_policy``,
+  when the ticket, private table or league has one); the reply ``GameCreatedForTable``
   leaves through the outbox in the same transaction. The game id is derived from the request id, so
   a repeated request creates nothing new. A request the games service refuses (a 422 over HTTP: unknown
   game type, options the table size does not allow ...) is answered with ``GameCreationRefused``
@@ -82,6 +83,7 @@ def create_game(body: dict[str, Any]) -> None:
     try:
         seats = service.bot_seats(list(body["seats"]), list(body.get("bots") or []))  # matchmaking's bot fill
         request = {"game_type": body["game_type"], "options": body.get("options") or {}, "seats": seats}
+        request |= {k: body[k] for k in ("clock", "timeout_policy") if body.get(k) is not None}  # the table's clock
         service.create_game(Identity(admin=True), request, game_id=game_id, reply=reply)
     except psycopg.errors.UniqueViolation:
         log.info("game %s for request %s exists already", game_id, body["request_id"])

@@ -197,6 +197,39 @@ class GameCreate(Strict):
     )
 
 
+class TableCheckBody(Strict):
+    game_type = ma.fields.String(required=True, metadata={"example": "hoppaa"})
+    player_counts = ma.fields.List(
+        ma.fields.Integer(strict=True, validate=validate.Range(1, 8)),
+        required=True,
+        validate=validate.Length(1, 8),
+        metadata={"description": "the table sizes to check", "example": [3, 4]},
+    )
+    options = ma.fields.Dict(load_default=dict, metadata={"example": {"mode": "team"}})
+    clock = ma.fields.Dict(
+        metadata={"description": "as `clock` of POST /v1/games", "example": {"kind": "per_move", "seconds": 60}}
+    )
+    timeout_policy = ma.fields.String(metadata={"example": "forfeit", "description": "as in POST /v1/games"})
+
+
+class TableCheckSchema(ma.Schema):
+    game_type = ma.fields.String(metadata={"example": "hoppaa"})
+    tables = ma.fields.List(
+        ma.fields.Dict(),
+        metadata={
+            "description": "per table size: `num_players`, the normalized `options` (with the length option) "
+            "and `max_length`",
+            "example": [{"num_players": 4, "options": {"mode": "team", "max_rounds": 300}, "max_length": {
+                "option": "max_rounds", "unit": "rounds", "limit": 300, "rule": "HP-R-LEN"}}],
+        },
+    )
+    clock = ma.fields.Dict(
+        allow_none=True, metadata={"description": "the normalized clock (defaults filled in); null: none",
+                                   "example": {"kind": "per_move", "seconds": 60}},
+    )
+    timeout_policy = ma.fields.String(allow_none=True, metadata={"example": "forfeit"})
+
+
 class SeatSchema(ma.Schema):
     seat = ma.fields.Integer()
     player_id = ma.fields.String(allow_none=True)
@@ -388,10 +421,10 @@ class GameTypeSchema(ma.Schema):
         allow_none=True,
         metadata={
             "description": "the game's documented maximum length (issue 17.2, README \"Game length\"): `unit` "
-            "(rounds, deals, turns), `default` (null: no maximum unless the table sets one, as HopPaa's HP-46 "
-            "says), `minimum`, `maximum`, the table `option` that sets it and the `rule` (the platform ruling, "
-            "the specs being silent); a game that would start unit limit+1 is ended by `GameAdjudicated` and "
-            "`GameFinished`",
+            "(rounds, deals, turns), `default`, `minimum`, `maximum`, the table `option` that sets it and the "
+            "`rule` (a platform ruling: the specs are silent, and HopPaa's HP-46 'no round limit' governs its "
+            "rules of play, not the platform's adjudication); a game that would start unit limit+1 is ended by "
+            "`GameAdjudicated` and `GameFinished`",
             "example": {"option": "max_deals", "unit": "deals", "default": 100, "minimum": 1, "maximum": 1000,
                         "rule": "KL-R-LEN", "description": "KL-R-LEN: at most this many deals ..."},
         },
@@ -406,7 +439,10 @@ class GameTypeSchema(ma.Schema):
     clock = ma.fields.Dict(
         metadata={
             "description": "the clocks a table of this game can have (`clock` of POST /v1/games) and the "
-            "timeout policies it allows: `auto_move` only where a seat can be played for (the card games)",
+            "timeout policies it allows: `auto_move` only where a seat can be played for (the card games); "
+            "`schema`: the JSON Schema (2020-12) of `clock` and `timeout_policy` as POST /v1/games takes them "
+            "(per kind its fields with unit `x-unit`, bounds and default; the game's timeout policies), which "
+            "other services validate with at their door",
             "example": {
                 "kinds": ["fischer", "per_move", "correspondence"],
                 "timeout_policies": ["forfeit", "auto_move"],

@@ -13,7 +13,7 @@ from typing import Any
 from services.games.adapters.postgres import GamesRepository
 from services.games.domain.clock import auto_move_index, iso, parse_time
 from services.games.domain.play import apply_move
-from services.games.domain.table import Table, table_teams, timeout_outcome
+from services.games.domain.table import Table, forfeited_seats, table_teams, timeout_outcome
 from services.games.engines.base import Engine
 from services.games.service_layer.core import Committed, Pending, ServiceCore, _valid_id
 from services.games.service_layer.errors import (
@@ -150,8 +150,9 @@ class Clocks(ServiceCore):
         )
         server_seed = repo.server_seed(game_id)
         if policy == "forfeit":
-            outcome = timeout_outcome(table.num_players, seat, table_teams(engine, table))
-            events = [expired, self._finished(table, outcome, server_seed)]
+            teams = table_teams(engine, table)
+            outcome = timeout_outcome(table.num_players, seat, teams)
+            events = [expired, self._finished(table, outcome, server_seed, forfeited_seats(seat, teams))]
         else:
             events = self._auto_move(engine, table, expired, server_seed)
         return self._commit(repo, engine, table, events, identity)

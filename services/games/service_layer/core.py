@@ -250,7 +250,11 @@ class ServiceCore:
         _, opening = open_game(engine, scratch.config, seeds)
         return [started] + [Pending(e["type"], e) for e in opening]
 
-    def _finished(self, table: Table, outcome: Outcome, server_seed: bytes) -> Pending:
+    def _finished(
+        self, table: Table, outcome: Outcome, server_seed: bytes, forfeited: list[int] | None = None
+    ) -> Pending:
+        """``GameFinished``; ``forfeited``: the seats that lost by forfeit (a seat out of time under the
+        forfeit policy, and its partners), recorded as ``forfeited_seats``."""
         return Pending(
             "GameFinished",
             {
@@ -259,7 +263,8 @@ class ServiceCore:
                 "players": list(table.seats),
                 "outcome": outcome.as_dict(),
                 "revealed_seed": server_seed.hex(),
-            },
+            }
+            | ({"forfeited_seats": list(forfeited)} if forfeited is not None else {}),
         )
 
     def _commit(

@@ -44,6 +44,7 @@ class Reading(ServiceCore):
                     "kinds": list(clock.KINDS),
                     "timeout_policies": clock.policies_for(e.game_type),
                     "limits": {k: list(v) for k, v in clock.LIMITS.items()},
+                    "schema": clock.json_schema(e.game_type),
                 },
                 "view_schema": e.view_schema(),
                 "variants": [

@@ -7,7 +7,7 @@ import uuid
 from typing import Any
 
 from services.games.adapters.postgres import GamesRepository
-from services.games.domain.clock import InvalidClock, parse_settings
+from services.games.domain.clock import ClockSettings, InvalidClock, parse_settings
 from services.games.domain.length import engine_options, split_options
 from services.games.domain.play import (
     InvalidSetup,
@@ -39,7 +39,50 @@ from shared.fairness import CLIENT_SEED_PATTERN, SCHEME, commitment
 from shared.messages import outbox_for
 
 
+def table_settings(
+    engine: Engine[Any], num_players: int, body: dict[str, Any]
+) -> tuple[dict[str, Any], dict[str, Any] | None, ClockSettings | None]:
+    """A table's normalized options, its length record and its clock, from a create request's ``options``,
+    ``clock`` and ``timeout_policy``; 422 naming the field (and the rule) the games service refuses."""
+    try:
+        options, max_length = split_options(engine, num_players, body.get("options") or {})
+    except InvalidOptions as exc:
+        raise InvalidRequest(exc.message, field=f"options.{exc.field}", rule=exc.rule) from None
+    try:
+        clock = parse_settings(engine.game_type, body.get("clock"), body.get("timeout_policy"))
+    except InvalidClock as exc:
+        raise InvalidRequest(exc.message, field=exc.field) from None
+    return options, max_length, clock
+
+
 class Seating(ServiceCore):
+    def check_tables(self, game_type: str, body: dict[str, Any]) -> dict[str, Any]:
+        """What ``POST /v1/games`` would make of tables of each of ``player_counts`` with these ``options``,
+        ``clock`` and ``timeout_policy`` (normalized), or the 422 it would answer (naming the field, the rule
+        and, in the detail, the table size): the exact check other services make at their door, where
+        the options schema cannot say it (an option against the table size: HP-47). Writes nothing."""
+        engine = self.engine(game_type)
+        tables = []
+        settings: ClockSettings | None = None
+        for n in body["player_counts"]:
+            if n not in engine.player_counts:
+                raise InvalidRequest(
+                    f"{engine.title} takes {', '.join(map(str, engine.player_counts))} players, not {n}",
+                    field="player_counts",
+                )
+            try:
+                options, max_length, settings = table_settings(engine, n, body)
+            except InvalidRequest as exc:
+                rule = {"rule": exc.extra["rule"]} if exc.extra.get("rule") else {}
+                raise InvalidRequest(f"at a table of {n}: {exc.detail}", field=exc.field, **rule) from None
+            tables.append({"num_players": n, "options": options, "max_length": max_length})
+        return {
+            "game_type": engine.game_type,
+            "tables": tables,
+            "clock": settings.as_dict() if settings else None,
+            "timeout_policy": settings.timeout_policy if settings else None,
+        }
+
     def refuse_queued_request(self, request_id: str, game_type: str, refusal: InvalidRequest) -> None:
         """A queue's CreateGameRequested the games service refuses (unknown game type, options the table
         size does not allow ...): GameCreationRefused goes back with the reason, the field and the rule,
@@ -81,14 +124,7 @@ class Seating(ServiceCore):
             raise InvalidRequest("a player can take only one seat", field="seats")
         if (body.get("seed") or body.get("setup")) and not identity.admin:
             raise Forbidden("only an admin may fix the seed or prescribe a setup", field="seed")
-        try:
-            options, max_length = split_options(engine, len(seats), body.get("options") or {})
-        except InvalidOptions as exc:
-            raise InvalidRequest(exc.message, field=f"options.{exc.field}", rule=exc.rule) from None
-        try:
-            clock = parse_settings(engine.game_type, body.get("clock"), body.get("timeout_policy"))
-        except InvalidClock as exc:
-            raise InvalidRequest(exc.message, field=exc.field) from None
+        options, max_length, clock = table_settings(engine, len(seats), body)
         server_seed = bytes.fromhex(body["seed"]) if body.get("seed") else secrets.token_bytes(32)
         setup = body.get("setup")
         game_id = game_id or str(uuid.uuid4())

@@ -46,6 +46,25 @@ def _request(url: str, body: dict[str, Any] | None = None, timeout: float = 2.0)
         raise ServiceUnavailable(f"{url}: {exc}") from None
 
 
+def _post_checked(url: str, body: dict[str, Any], timeout: float) -> tuple[int, Any]:
+    """(status, JSON answer) of a POST whose 422 is an answer, not a failure; ServiceUnavailable otherwise."""
+    req = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST")
+    req.add_header("Accept", "application/json, application/problem+json")
+    req.add_header("Content-Type", "application/json")
+    try:
+        with urllib.request.urlopen(req, timeout=timeout) as resp:  # the configured service URL
+            return 200, json.loads(resp.read().decode() or "null")
+    except urllib.error.HTTPError as exc:
+        if exc.code != 422:
+            raise ServiceUnavailable(f"{url} answered {exc.code}") from None
+        try:
+            return 422, json.loads(exc.read().decode() or "null")
+        except ValueError:
+            raise ServiceUnavailable(f"{url} answered 422 without JSON") from None
+    except (urllib.error.URLError, OSError, ValueError) as exc:
+        raise ServiceUnavailable(f"{url}: {exc}") from None
+
+
 def _number(value: Any) -> float | None:
     return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
 
@@ -138,3 +157,22 @@ class HttpGames(GamesPort):
             types = [t for t in answer if isinstance(t, dict)]
             self._types = (time.monotonic(), types)
             return types
+
+    def check_tables(
+        self, game_type: str, counts: Sequence[int], options: dict[str, Any], clock: dict[str, Any] | None,
+        timeout_policy: str | None,
+    ) -> dict[str, Any] | None:
+        body: dict[str, Any] = {"game_type": game_type, "player_counts": list(counts), "options": options}
+        body |= {k: v for k, v in (("clock", clock), ("timeout_policy", timeout_policy)) if v is not None}
+        try:
+            status, answer = _post_checked(f"{self.base}/v1/game-types/table-checks", body, self.timeout)
+        except ServiceUnavailable as exc:
+            log.warning("games service unavailable for a table check: %s", exc)
+            return None
+        if not isinstance(answer, dict):
+            return None
+        if status == 200:
+            return {"ok": True, **answer}
+        errors = answer.get("errors")
+        field = next(iter(errors), None) if isinstance(errors, dict) else None
+        return {"ok": False, "field": field, "detail": answer.get("detail"), "rule": answer.get("rule")}

@@ -30,6 +30,15 @@ class GamesPort(ABC):
     def game_types(self) -> list[dict[str, Any]] | None:
         """The hosted game types, or None when the games service does not answer."""
 
+    @abstractmethod
+    def check_tables(
+        self, game_type: str, counts: Sequence[int], options: dict[str, Any], clock: dict[str, Any] | None,
+        timeout_policy: str | None,
+    ) -> dict[str, Any] | None:
+        """What the games service would make of tables of ``counts`` players (``POST /v1/game-types/
+        table-checks``): ``{"ok": True, "tables", "clock", "timeout_policy"}`` (normalized), or ``{"ok":
+        False, "field", "detail", "rule"}`` (its 422), or None when it does not answer."""
+
 
 def local_probabilities(teams: Sequence[Sequence[str]], ratings: dict[str, Rating]) -> list[float]:
     return win_probabilities([[ratings.get(p, Rating()) for p in team] for team in teams])

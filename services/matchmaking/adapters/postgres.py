@@ -21,11 +21,11 @@ _MATCH_LOCK = 7_415_925_101  # one matching run at a time
 
 TICKET_COLUMNS = (
     "id, player_id, game_type, options, player_counts, mode, pool, mu, sigma, rating_source, status,"
-    " table_id, seat, team, game_id, created_at, updated_at, allow_bots, bot_level"
+    " table_id, seat, team, game_id, created_at, updated_at, allow_bots, bot_level, clock, timeout_policy"
 )
 TABLE_COLUMNS = (
     "request_id, kind, game_type, options, size, seats, teams, reason, invite_code, league_id, created_by,"
-    " status, game_id, created_at, updated_at, failure"
+    " status, game_id, created_at, updated_at, failure, clock, timeout_policy"
 )
 
 
@@ -61,11 +61,12 @@ class MatchmakingRepository:
     def insert_ticket(self, t: dict[str, Any]) -> None:
         self.conn.execute(
             "INSERT INTO matchmaking.tickets (id, player_id, game_type, options, player_counts, mode, pool, mu,"
-            " sigma, rating_source, status, table_id, seat, allow_bots, bot_level) VALUES (%s, %s, %s, %s, %s,"
-            " %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+            " sigma, rating_source, status, table_id, seat, allow_bots, bot_level, clock, timeout_policy) VALUES"
+            " (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
             (t["id"], t["player_id"], t["game_type"], Jsonb(t["options"]), Jsonb(t["player_counts"]), t["mode"],
              t["pool"], t["mu"], t["sigma"], t["rating_source"], t["status"], t.get("table_id"), t.get("seat"),
-             bool(t.get("allow_bots")), t.get("bot_level") or "rules"),
+             bool(t.get("allow_bots")), t.get("bot_level") or "rules",
+             Jsonb(t["clock"]) if t.get("clock") is not None else None, t.get("timeout_policy")),
         )
 
     def ticket(self, ticket_id: str, lock: bool = False) -> dict[str, Any] | None:
@@ -122,10 +123,12 @@ class MatchmakingRepository:
     def insert_table(self, t: dict[str, Any]) -> None:
         self.conn.execute(
             "INSERT INTO matchmaking.tables (request_id, kind, game_type, options, size, seats, teams, reason,"
-            " invite_code, league_id, created_by, status) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+            " invite_code, league_id, created_by, status, clock, timeout_policy) VALUES (%s, %s, %s, %s, %s, %s,"
+            " %s, %s, %s, %s, %s, %s, %s, %s)",
             (t["request_id"], t["kind"], t["game_type"], Jsonb(t["options"]), t["size"], Jsonb(t["seats"]),
              Jsonb(t["teams"]) if t.get("teams") is not None else None, t.get("reason", ""), t.get("invite_code"),
-             t.get("league_id"), t.get("created_by"), t["status"]),
+             t.get("league_id"), t.get("created_by"), t["status"],
+             Jsonb(t["clock"]) if t.get("clock") is not None else None, t.get("timeout_policy")),
         )
 
     def table(self, request_id: str, lock: bool = False) -> dict[str, Any] | None:

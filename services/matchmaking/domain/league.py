@@ -3,7 +3,9 @@
 Events (``type`` and payload):
 
 * ``LeagueCreated`` {league_id, name, game_type, options, participants, rounds, table_sizes,
-  format, created_by, rules}  (``rules``: see :mod:`league_rules`; absent in old leagues: defaults)
+  format, created_by, rules, clock?, timeout_policy?}  (``rules``: see :mod:`league_rules`; absent in
+  old leagues: defaults; ``clock`` and ``timeout_policy``: every table's clock, as POST /v1/games takes
+  it, normalized by the games service; absent: no clock)
 * ``RoundSeated`` {round, tables: [{request_id, table_no, seats, reason}], byes}
 * ``TableGameCreated`` {request_id, game_id}
 * ``GameResultRecorded`` {request_id, game_id, players, ranks, scores, reason}
@@ -13,9 +15,15 @@ Events (``type`` and payload):
 * ``DisputeRuled`` {dispute_id, game_id, ruling, note, replay_request_id}
 * ``PlayerWithdrew`` {player_id, from_round, rule, reason, by}
 * ``PlayerEntered`` {player_id, from_round, missed_rounds, points_per_missed_round, rule, by}
-* ``ForfeitRecorded`` {request_id, round, table_no, absent, present, ranks, points, rule, reason, by}
-* ``TableReseated`` {request_id, new_request_id, previous_status, reason, by}  (an aborted or
-  failed table gets a new game with the same seats; the old one no longer counts as played)
+* ``ForfeitRecorded`` {request_id, round, table_no, absent, present, ranks, points, rule, reason, by,
+  game_id?}  (``by`` ``clock`` with the ``game_id``: a seat ran out of time under the forfeit policy and
+  the game ended so, ``GameFinished`` naming its ``forfeited_seats``; no organiser acted)
+* ``TableReseated`` {request_id, new_request_id, previous_status, reason, by, seats?, options?, clock?,
+  timeout_policy?, byes?}  (an aborted or failed table gets a new game, with the same seats and settings
+  unless new ones are given; ``byes``: the round's byes after new seats took or left players; the old
+  game no longer counts as played)
+* ``TableVoided`` {request_id, round, table_no, reason, rule, points, by}  (the organiser gives a table no
+  result: ``rule`` is the league's ``void_table`` rule, ``points`` per seat or null)
 * ``PairingOverridden`` {round, tables: [[player_id, ...]], byes, reason, by}  (used when that
   round is seated)
 * ``TableCreationFailed`` {request_id, reason, field, rule}  (the games service refused the table's
@@ -78,6 +86,8 @@ class League:
     withdrawn: dict[str, dict[str, Any]] = field(default_factory=dict)  # player -> PlayerWithdrew
     entered: dict[str, dict[str, Any]] = field(default_factory=dict)  # late entrant -> PlayerEntered
     overrides: dict[int, dict[str, Any]] = field(default_factory=dict)  # round -> PairingOverridden
+    clock: dict[str, Any] | None = None  # every table's clock (POST /v1/games' ``clock``), None: no clock
+    timeout_policy: str | None = None
 
     # ------------------------------------------------------------------ folding
     @classmethod
@@ -95,6 +105,7 @@ class League:
             self.participants = list(p["participants"])
             self.rounds, self.table_sizes, self.format = int(p["rounds"]), list(p["table_sizes"]), p["format"]
             self.rules = LeagueRules.parse(p.get("rules"))
+            self.clock, self.timeout_policy = p.get("clock"), p.get("timeout_policy")
             self.status = "running"
         elif kind == "RoundSeated":
             r = int(p["round"])
@@ -132,6 +143,7 @@ class League:
                 self.tables[new_id] = LeagueTable(
                     new_id, ruled.round, ruled.table_no, list(ruled.seats),
                     f"replay of game {ruled.game_id} by ruling on dispute {d.dispute_id}", ruled.request_id,
+                    options=ruled.options, clock=ruled.clock, timeout_policy=ruled.timeout_policy,
                 )
         elif kind == "PlayerWithdrew":
             self.withdrawn[p["player_id"]] = dict(p)
@@ -146,8 +158,17 @@ class League:
             old = self.tables[p["request_id"]]
             old.status = "replaced"
             new_id = p["new_request_id"]
-            self.tables[new_id] = LeagueTable(new_id, old.round, old.table_no, list(old.seats), p["reason"],
-                                              old.request_id)
+            self.tables[new_id] = LeagueTable(
+                new_id, old.round, old.table_no, list(p.get("seats") or old.seats), p["reason"], old.request_id,
+                options=p.get("options", old.options), clock=p.get("clock", old.clock),
+                timeout_policy=p.get("timeout_policy", old.timeout_policy),
+            )
+            if "byes" in p:
+                self.byes[old.round] = list(p["byes"])
+        elif kind == "TableVoided":
+            table = self.tables[p["request_id"]]
+            table.status, table.void_reason = "void", p["reason"]
+            table.points = list(p["points"]) if p.get("points") is not None else None
         elif kind == "PairingOverridden":
             self.overrides[int(p["round"])] = dict(p)
         elif kind == "TableCreationFailed":
@@ -160,6 +181,13 @@ class League:
             raise ValueError(f"unknown league event {kind}")
 
     # ------------------------------------------------------------------ queries
+    def table_settings(self, table: LeagueTable) -> tuple[dict[str, Any], dict[str, Any] | None, str | None]:
+        """(options, clock, timeout_policy) of a table's game: its re-seat's own, else the league's."""
+        clock = table.clock if table.clock is not None else self.clock
+        policy = table.timeout_policy if table.timeout_policy is not None else self.timeout_policy
+        options = table.options if table.options is not None else self.options
+        return dict(options), clock, policy if clock is not None else None
+
     def table_for_game(self, game_id: str) -> LeagueTable | None:
         for table in self.tables.values():
             if table.game_id == game_id:
@@ -204,6 +232,8 @@ class League:
         fmt: str,
         created_by: str,
         rules: Mapping[str, Any] | None = None,
+        clock: Mapping[str, Any] | None = None,
+        timeout_policy: str | None = None,
     ) -> list[Event]:
         if len(set(participants)) != len(participants):
             raise LeagueError("a participant is listed twice", "participants", conflict=False)
@@ -221,7 +251,7 @@ class League:
             "league_id": league_id, "name": name, "game_type": game_type, "options": dict(options),
             "participants": list(participants), "rounds": rounds, "table_sizes": list(table_sizes),
             "format": chosen, "created_by": created_by, "rules": parsed.as_dict(),
-        })
+        } | ({"clock": dict(clock), "timeout_policy": timeout_policy or "forfeit"} if clock is not None else {}))
         league = League.fold([created])
         return [created, *league.progress(league.seat_next_round())]
 
@@ -343,6 +373,27 @@ class League:
             "ranks": list(ranks), "scores": [float(s) for s in scores], "reason": reason,
         })
         return self.progress([event])
+
+    def record_time_forfeit(
+        self, game_id: str, players: Sequence[str], forfeited_seats: Sequence[int], reason: str
+    ) -> list[Event]:
+        """A game that ended because a seat ran out of time under the forfeit policy (``GameFinished`` with
+        ``forfeited_seats``: the seat and its partners) is scored by the league's ``forfeit`` rule, as if
+        the organiser had recorded those players absent: ``ForfeitRecorded`` by ``clock``."""
+        from services.matchmaking.domain.league_rules import forfeit_result
+
+        table = self.table_for_game(game_id)
+        if table is None or table.settled or table.status in RESEATABLE:
+            return []
+        if list(players) != table.seats:
+            raise LeagueError(f"game {game_id} was played by other players than seated")
+        absent = [table.seats[s] for s in sorted(set(forfeited_seats)) if 0 <= s < len(table.seats)]
+        ranks, points = forfeit_result(self.rules, table.seats, absent)
+        return self.progress([("ForfeitRecorded", {
+            "request_id": table.request_id, "round": table.round, "table_no": table.table_no, "absent": absent,
+            "present": [p for p in table.seats if p not in absent], "ranks": ranks, "points": points,
+            "rule": self.rules.forfeit, "reason": f"ran out of time: {reason}", "by": "clock", "game_id": game_id,
+        })])
 
     def record_abort(self, game_id: str, reason: str) -> list[Event]:
         table = self.table_for_game(game_id)

@@ -38,6 +38,11 @@ class LeagueTable:
     points: list[float] | None = None  # forfeits: the points the league's rule gave each seat
     absent: list[str] | None = None
     failure: dict[str, Any] | None = None  # failed: {reason, field, rule} from the games service
+    # a re-seat's own settings (None: the league's): options, clock and timeout policy of this table's game
+    options: dict[str, Any] | None = None
+    clock: dict[str, Any] | None = None
+    timeout_policy: str | None = None
+    void_reason: str | None = None  # voided by the organiser (TableVoided): why
 
     @property
     def settled(self) -> bool:
@@ -56,15 +61,20 @@ class LeagueTable:
             "status": self.status,
             "ranks": self.ranks,
             "scores": self.scores,
-            "points": self.points if self.status == "forfeited" else (
+            "points": self.points if self.status in ("forfeited", "void") else (
                 game_points(self.ranks) if self.status == "finished" and self.ranks else None),
             "absent": self.absent,
             "failure": self.failure,
+            "options": self.options,
+            "clock": self.clock,
+            "timeout_policy": self.timeout_policy,
+            "void_reason": self.void_reason,
         }
 
 
 SETTLED = frozenset({"finished", "forfeited", "void", "replaced"})
 RESEATABLE = ("aborted", "failed")
+VOIDABLE = ("requested", "created", "aborted", "failed")  # not settled: the organiser may void it
 
 
 @dataclass

@@ -8,17 +8,21 @@ they set off (the next round seated, the league completed), or raises ``LeagueEr
   round robin's schedule is fixed), with the ``late_entry`` rule's points for each missed round.
 * :func:`record_forfeit`: a seated player did not show (or lost on the clock): the absent rank
   last with 0 points, the present score the ``forfeit`` rule's points.
-* :func:`reseat` an aborted or failed table: a new game for the same seats; the old one no longer
-  counts as played.
+* :func:`reseat` an aborted or failed table: a new game for the same seats and settings, or for new
+  seats and new options, clock or timeout policy (a table the games service refused gets corrected
+  settings); the old one no longer counts as played.
+* :func:`void_table`: no result for a table not yet settled, scored by the ``void_table`` rule.
 * :func:`override_pairing` of a round not yet seated: the organiser's tables and byes, with a reason.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from services.matchmaking.domain.league import RESEATABLE, Event, League, LeagueError, LeagueTable
-from services.matchmaking.domain.league_rules import forfeit_result, late_entry_points
+from services.matchmaking.domain.league_model import VOIDABLE
+from services.matchmaking.domain.league_rules import bye_points, forfeit_result, late_entry_points
 from services.matchmaking.domain.seating import ROUND_ROBIN
 
 
@@ -92,8 +96,14 @@ def record_forfeit(
     return league.progress([_forfeit(league, table, list(absent), reason, by)])
 
 
-def reseat(league: League, round_no: int, table_no: int, reason: str, by: str) -> list[Event]:
-    """A new game for the same seats at an ``aborted`` or ``failed`` table."""
+def reseat(
+    league: League, round_no: int, table_no: int, reason: str, by: str,
+    seats: Sequence[str] | None = None, settings: Mapping[str, Any] | None = None,
+) -> list[Event]:
+    """A new game at an ``aborted`` or ``failed`` table: for the same seats and settings, or for new
+    ``seats`` (players of this table or with a bye that round, in seat order; whoever of them is left
+    out has a bye that round, scored by the ``bye`` rule) and new ``settings`` (``options``, ``clock``,
+    ``timeout_policy``: the table's own from then on; the caller has checked them at the door)."""
     _running(league)
     table = _table(league, round_no, table_no)
     if table.status not in RESEATABLE:
@@ -101,11 +111,48 @@ def reseat(league: League, round_no: int, table_no: int, reason: str, by: str) -
                           f" {table_no} is {table.status}", "table_no")
     n = sum(1 for t in league.round_tables(round_no) if t.table_no == table_no and ":reseat" in t.request_id)
     base = table.request_id.split(":reseat")[0]
-    return league.progress([("TableReseated", {
+    event: dict[str, Any] = {
         "request_id": table.request_id, "new_request_id": f"{base}:reseat{n + 1}",
         "previous_status": table.status,
         "reason": f"re-seat of round {round_no} table {table_no} ({table.status} game {table.game_id}): {reason}",
         "by": by,
+    }
+    if seats is not None and list(seats) != table.seats:
+        byes = list(league.byes.get(round_no, []))
+        pool = [*table.seats, *byes]
+        if len(set(seats)) != len(seats):
+            raise LeagueError("a player is listed twice", "seats", conflict=False)
+        strangers = [p for p in seats if p not in pool]
+        if strangers:
+            raise LeagueError(f"only players of this table or with a bye in round {round_no} can be seated here,"
+                              f" not {', '.join(strangers)}", "seats", conflict=False)
+        if len(seats) not in league.table_sizes:
+            raise LeagueError(f"a table of {len(seats)} players; this league seats {league.table_sizes}", "seats",
+                              conflict=False)
+        event["seats"] = list(seats)
+        event["byes"] = [p for p in pool if p not in seats]
+    for key in ("options", "clock", "timeout_policy"):
+        if settings and settings.get(key) is not None:
+            event[key] = settings[key]
+    return league.progress([("TableReseated", event)])
+
+
+def void_table(league: League, round_no: int, table_no: int, reason: str, by: str) -> list[Event]:
+    """No result for a table not yet settled (its game could not be played, nor re-seated): it counts
+    for nobody, or under the ``void_table`` rule ``bye`` each seated player scores a bye for that round;
+    the round can then complete. A game still running is aborted (the caller's queue)."""
+    _running(league)
+    table = _table(league, round_no, table_no)
+    if table.status not in VOIDABLE:
+        raise LeagueError(f"round {round_no} table {table_no} is {table.status}: only a table without a result"
+                          " can be voided", "table_no")
+    points = None
+    if league.rules.void_table == "bye":
+        sizes = [len(t.seats) for t in league.round_tables(round_no)] or [max(league.table_sizes)]
+        points = [bye_points(league.rules, max(sizes))] * len(table.seats)
+    return league.progress([("TableVoided", {
+        "request_id": table.request_id, "round": round_no, "table_no": table_no, "reason": reason,
+        "rule": league.rules.void_table, "points": points, "by": by,
     })])
 
 

@@ -12,6 +12,9 @@
   win, ``(n - 1) / 2`` at the largest table of the round), ``win`` (``n - 1``) or ``zero``.
 * ``late_entry``: the score a late entrant gets for each round they missed: ``zero`` (default) or
   ``half`` (a half-point bye for each, ``(n - 1) / 2`` at the league's largest table).
+* ``void_table``: the score of the players of a table the organiser voids (no result: the game could not
+  be played, nor re-seated): ``no_score`` (default: the table counts for nobody, as if not played) or
+  ``bye`` (each seated player scores a bye by the ``bye`` rule for that round; no game, no Buchholz).
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "forfeit": ("win", "shared"),
     "bye": ("half", "win", "zero"),
     "late_entry": ("zero", "half"),
+    "void_table": ("no_score", "bye"),
 }
 
 
@@ -34,6 +38,7 @@ class LeagueRules:
     forfeit: str = "win"
     bye: str = "half"
     late_entry: str = "zero"
+    void_table: str = "no_score"
 
     @classmethod
     def parse(cls, raw: Mapping[str, Any] | None) -> LeagueRules:

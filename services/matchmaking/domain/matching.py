@@ -2,8 +2,8 @@
 
 How it works (the idea of Lichess's pools, for tables of any size):
 
-* Tickets only meet tickets of the same game type, the same options (compared as canonical JSON)
-  and the same mode (``solo`` free-for-all or ``team``), and a table of ``n`` only takes tickets
+* Tickets only meet tickets of the same game type, the same options and clock (compared as canonical
+  JSON) and the same mode (``solo`` free-for-all or ``team``), and a table of ``n`` only takes tickets
   that accept ``n`` players.
 * Every ticket carries a rating (``mu``, ``sigma``) fetched from the ratings service when it was
   created. A ticket accepts table-mates within a rating *gap* that widens the longer it waits:
@@ -55,10 +55,14 @@ class Ticket:
     rating: Rating = field(default_factory=Rating)
     allow_bots: bool = False  # after ``MatchPolicy.bot_fill_after`` the table may be filled with bots
     bot_level: str = "rules"
+    clock: Mapping[str, Any] | None = None  # the table's clock as POST /v1/games takes it (normalized); None: none
+    timeout_policy: str | None = None
 
     @property
-    def pool_key(self) -> tuple[str, str, str]:
-        return (self.game_type, options_key(self.options), self.mode)
+    def pool_key(self) -> tuple[str, str, str, str]:
+        """Tickets meet only tickets with the same game type, options, mode and clock."""
+        timing = {"clock": self.clock, "timeout_policy": self.timeout_policy} if self.clock is not None else {}
+        return (self.game_type, options_key(self.options), self.mode, options_key(timing))
 
 
 @dataclass(frozen=True)
@@ -234,7 +238,7 @@ def find_tables(
 ) -> list[TableProposal]:
     """Tables to form now. ``predict(pool, teams)`` gives win chances for team tables (default: local)."""
     policy = policy or MatchPolicy()
-    groups: dict[tuple[str, str, str], list[Ticket]] = {}
+    groups: dict[tuple[str, str, str, str], list[Ticket]] = {}
     seen_players: set[str] = set()
     for ticket in sorted(tickets, key=lambda t: (t.created_at, t.id)):
         if ticket.player_id in seen_players:  # one seat per player per run

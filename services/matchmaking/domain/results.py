@@ -17,7 +17,7 @@ CSV_COLUMNS = ("round", "table_no", "request_id", "game_id", "status", "seat", "
 
 
 def _points(t: LeagueTable) -> list[float | None]:
-    if t.status == "forfeited" and t.points is not None:
+    if t.status in ("forfeited", "void") and t.points is not None:  # void: the void_table rule "bye"
         return list(t.points)
     if t.status == "finished" and t.ranks:
         return list(game_points(t.ranks))
@@ -33,7 +33,7 @@ def round_results(league: League, round_no: int, names: Mapping[str, str]) -> di
         pts = _points(t)
         games.append({
             "table_no": t.table_no, "request_id": t.request_id, "game_id": t.game_id, "status": t.status,
-            "reason": t.reason, "replay_of": t.replay_of, "absent": t.absent,
+            "reason": t.reason, "replay_of": t.replay_of, "absent": t.absent, "void_reason": t.void_reason,
             "counted": t.status in ("finished", "forfeited"),
             "seats": [{
                 "seat": k, "player_id": p, "display_name": names.get(p),
@@ -105,6 +105,8 @@ def trf(league: League, up_to_round: int, names: Mapping[str, str]) -> str:
             elif r in league.entered.get(p, {}).get("missed_rounds", []):
                 block = f"0000 - {late_code}"
             for t in league.round_tables(r):
+                if p in t.seats and t.status == "void" and t.points is not None:
+                    block = f"0000 - {bye_code}"  # a voided table scored as a bye (void_table rule)
                 if p in t.seats and t.status in ("finished", "forfeited") and t.ranks:
                     k = t.seats.index(p)
                     other = t.seats[1 - k]

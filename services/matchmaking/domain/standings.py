@@ -2,9 +2,11 @@
 
 Points per game: one for every table-mate ranked below, half for every table-mate ranked equal (a
 4-player win is 3 points); a forfeit scores what the league's ``forfeit`` rule says (recorded in
-the event); a bye and a missed round (late entry) score what the ``bye`` and ``late_entry`` rules
-say. Counted games are finished and forfeited ones; void, aborted, failed and replaced (re-seated)
-games count for nobody and are not played.
+the event; a seat that ran out of time under the forfeit policy is scored so too); a bye and a
+missed round (late entry) score what the ``bye`` and ``late_entry`` rules say; a table the organiser
+voided scores what the ``void_table`` rule recorded (nothing, or a bye each: points only, no game,
+no win, no Buchholz). Counted games are finished and forfeited ones; void, aborted, failed and
+replaced (re-seated) games count for nobody and are not played.
 
 Tie-breaks, in order (``TIE_BREAKS``): points; Buchholz (the sum of the current points of every
 table-mate in every counted game, forfeits included; byes and missed rounds add nothing); wins
@@ -71,6 +73,10 @@ def standings(league: League, up_to_round: int | None = None) -> list[dict[str, 
                 row["score"] += t.scores[i]
             if t.game_id is not None and t.game_id in disputed:
                 row["provisional"] = True
+    for t in league.tables.values():  # tables voided by the organiser under the void_table rule "bye"
+        if t.status == "void" and t.points is not None and t.round <= last:
+            for i, p in enumerate(t.seats):
+                rows[p]["points"] += t.points[i]
     for r, byed in league.byes.items():
         if r > last:
             continue

@@ -344,8 +344,24 @@ def forfeit(body: dict[str, Any], league_id: str, round_no: int, table_no: int) 
 @leagues.doc(security=AUTH)
 def reseat(body: dict[str, Any], league_id: str, round_no: int, table_no: int) -> dict[str, Any]:
     """Organiser: re-seat an `aborted` or `failed` table (`TableReseated`): a new game is requested for
-    the same seats; the old table becomes `replaced` and counts for nobody."""
+    the same seats and settings, or for new `seats` (players of this table or with a bye that round; one
+    left out has a bye) and new `options`, `clock`, `timeout_policy` (checked at the door like a new
+    league's: 422 naming the field, e.g. `options.mode` with rule HP-47). The old table becomes
+    `replaced` and counts for nobody."""
     return service().reseat_table(identity(), league_id, round_no, table_no, body)
+
+
+@leagues.route("/<league_id>/rounds/<int(min=1, max=100):round_no>/tables/<int(min=1, max=1000):table_no>"
+               "/void", methods=["POST"])
+@leagues.arguments(s.VoidBody)
+@leagues.response(200, s.LeagueSchema)
+@leagues.alt_response(409, description="the table has a result already (finished, forfeited, void, replaced)")
+@leagues.doc(security=AUTH)
+def void(body: dict[str, Any], league_id: str, round_no: int, table_no: int) -> dict[str, Any]:
+    """Organiser: no result for a table (`TableVoided`, with the reason), e.g. one that cannot be played
+    nor re-seated. It scores by the league's `void_table` rule (`no_score`: counts for nobody; `bye`: a
+    bye each); a game still running is aborted through the queue. Its round can then complete."""
+    return service().void_table(identity(), league_id, round_no, table_no, body)
 
 
 @leagues.route("/<league_id>/rounds/<int(min=1, max=100):round_no>/pair", methods=["POST"])

@@ -19,6 +19,34 @@ class Strict(ma.Schema):
         unknown = ma.RAISE
 
 
+CLOCK_DOC = ("the tables' clock, as POST /v1/games of the games service takes it (README \"Clocks\"): "
+             "`{\"kind\": \"fischer\", \"base_seconds\": 300, \"increment_seconds\": 5}`, `{\"kind\": "
+             "\"per_move\", \"seconds\": 60}` or `{\"kind\": \"correspondence\", \"days_per_move\": 3}`; "
+             "checked against the games service's `GET /v1/game-types` `clock.schema` (422 naming e.g. "
+             "`clock.base_seconds`); leave it out for no clock")
+POLICY_DOC = ("what happens to a seat whose time runs out: `forfeit` (default) or `auto_move` (only the game "
+              "types whose `clock.timeout_policies` list it)")
+
+
+def clock_field() -> ma.fields.Dict:
+    return ma.fields.Dict(metadata={"description": CLOCK_DOC, "example": {"kind": "per_move", "seconds": 60}})
+
+
+def policy_field() -> ma.fields.String:
+    return ma.fields.String(validate=validate.Length(1, 40), metadata={"description": POLICY_DOC,
+                                                                       "example": "forfeit"})
+
+
+def clock_view() -> ma.fields.Dict:
+    return ma.fields.Dict(allow_none=True, metadata={
+        "example": {"kind": "per_move", "seconds": 60},
+        "description": "the clock (normalized by the games service; null: none)"})
+
+
+def policy_view() -> ma.fields.String:
+    return ma.fields.String(allow_none=True, metadata={"example": "forfeit"})
+
+
 class TicketCreate(Strict):
     game_type = ma.fields.String(required=True, validate=validate.Regexp(r"^[a-z][a-z0-9_-]{0,39}$"),
                                  metadata={"example": "paardenkoppen"})
@@ -36,6 +64,8 @@ class TicketCreate(Strict):
         " of waiting, fill the table's other seats with bots"})
     bot_level = ma.fields.String(load_default="rules", validate=validate.OneOf(BOT_LEVELS),
                                  metadata={"example": "rules", "description": "the level of those bots"})
+    clock = clock_field()
+    timeout_policy = policy_field()
 
 
 class RatingInfo(ma.Schema):
@@ -67,6 +97,8 @@ class TicketSchema(ma.Schema):
     mode = ma.fields.String(metadata={"example": "solo"})
     allow_bots = ma.fields.Boolean(metadata={"example": False})
     bot_level = ma.fields.String(metadata={"enum": list(BOT_LEVELS), "example": "rules"})
+    clock = clock_view()
+    timeout_policy = policy_view()
     status = ma.fields.String(metadata={"enum": list(TICKET_STATUSES), "example": "ready"})
     rating = ma.fields.Nested(RatingInfo)
     waited_seconds = ma.fields.Float(metadata={"example": 12.5})
@@ -105,6 +137,8 @@ class PrivateTableCreate(Strict):
                                  metadata={"example": "klapper"})
     options = ma.fields.Dict(load_default=dict, metadata={"example": {}})
     num_players = ma.fields.Integer(required=True, validate=validate.Range(2, 8), metadata={"example": 4})
+    clock = clock_field()
+    timeout_policy = policy_field()
 
 
 class JoinBody(Strict):
@@ -118,6 +152,8 @@ class PrivateTableSchema(ma.Schema):
     num_players = ma.fields.Integer(metadata={"example": 4})
     seats = ma.fields.List(ma.fields.String(), metadata={"example": [PLAYER]})
     invite_code = ma.fields.String(metadata={"example": "K7QW2MZP"})
+    clock = clock_view()
+    timeout_policy = policy_view()
     status = ma.fields.String(metadata={"enum": ["open", "requested", "created", "finished", "aborted", "failed"],
                                         "example": "open"})
     game_id = ma.fields.String(allow_none=True, metadata={"example": None})
@@ -141,6 +177,9 @@ class LeagueRulesSchema(Strict):
     late_entry = ma.fields.String(load_default="zero", validate=validate.OneOf(CHOICES["late_entry"]),
                                   metadata={"example": "half", "description": "points for each round a late"
                                             " entrant missed: zero, or half (a half-point bye each)"})
+    void_table = ma.fields.String(load_default="no_score", validate=validate.OneOf(CHOICES["void_table"]),
+                                  metadata={"example": "no_score", "description": "a table the organiser voids"
+                                            " (no result): no_score (counts for nobody) or bye (a bye each)"})
 
 
 class LeagueCreate(Strict):
@@ -162,7 +201,10 @@ class LeagueCreate(Strict):
     seeding = ma.fields.String(load_default="given", validate=validate.OneOf(("given", "rating")),
                                metadata={"example": "given", "description": "rating: seed by the ratings service"})
     rules = ma.fields.Nested(LeagueRulesSchema, load_default=dict, metadata={
-        "description": "how withdrawals, forfeits, byes and late entries score (see README: Running a league)"})
+        "description": "how withdrawals, forfeits, byes, late entries and voided tables score (see README: Running"
+        " a league)"})
+    clock = clock_field()
+    timeout_policy = policy_field()
 
 
 class LeagueTableSchema(ma.Schema):
@@ -179,14 +221,22 @@ class LeagueTableSchema(ma.Schema):
     status = ma.fields.String(metadata={"enum": ["requested", "created", "finished", "aborted", "failed",
                                                  "forfeited", "void", "replaced"], "example": "finished",
                                         "description": "aborted and failed tables count for nobody and wait"
-                                        " for a re-seat (or a forfeit); replaced: re-seated or replayed"})
+                                        " for a re-seat, a forfeit or a void; replaced: re-seated or replayed;"
+                                        " void: a ruling, or no result by the organiser"})
     failure = failure_field()
     ranks = ma.fields.List(ma.fields.Integer(), allow_none=True, metadata={"example": [2, 1, 4, 3]})
     scores = ma.fields.List(ma.fields.Float(), allow_none=True, metadata={"example": [12, 15, 3, 8]})
     points = ma.fields.List(ma.fields.Float(), allow_none=True, metadata={
         "example": [2.0, 3.0, 0.0, 1.0], "description": "league points per seat (finished or forfeited)"})
     absent = ma.fields.List(ma.fields.String(), allow_none=True, metadata={
-        "example": None, "description": "forfeits: the seated players who did not show"})
+        "example": None, "description": "forfeits: the seated players who did not show (or ran out of time)"})
+    options = ma.fields.Dict(allow_none=True, metadata={
+        "example": None, "description": "a re-seat's own options (null: the league's)"})
+    clock = ma.fields.Dict(allow_none=True, metadata={
+        "example": None, "description": "a re-seat's own clock (null: the league's)"})
+    timeout_policy = ma.fields.String(allow_none=True, metadata={"example": None})
+    void_reason = ma.fields.String(allow_none=True, metadata={
+        "example": None, "description": "void: why the organiser gave the table no result"})
 
 
 class RoundSchema(ma.Schema):
@@ -228,7 +278,9 @@ class LeagueSchema(ma.Schema):
     schedule = ma.fields.List(ma.fields.Nested(RoundSchema))
     disputes = ma.fields.List(ma.fields.Nested(DisputeSchema))
     rules = ma.fields.Dict(metadata={"example": {"withdrawal": "not_paired", "forfeit": "win", "bye": "half",
-                                                 "late_entry": "zero"}})
+                                                 "late_entry": "zero", "void_table": "no_score"}})
+    clock = clock_view()
+    timeout_policy = policy_view()
     withdrawals = ma.fields.List(ma.fields.Dict(), metadata={"example": [{
         "player_id": PLAYER, "from_round": 2, "rule": "not_paired", "reason": "moved abroad", "by": "admin"}]})
     late_entries = ma.fields.List(ma.fields.Dict(), metadata={"example": [{
@@ -343,6 +395,18 @@ class ForfeitBody(Strict):
 class ReseatBody(Strict):
     reason = ma.fields.String(required=True, validate=validate.Length(1, 1000),
                               metadata={"example": "the server restarted during the game"})
+    seats = ma.fields.List(ma.fields.String(), validate=validate.Length(2, 8), metadata={
+        "example": [PLAYER, "5b1d..."], "description": "new seats in seat order (players of this table or with a bye that"
+        " round; one left out has a bye); omit for the same seats"})
+    options = ma.fields.Dict(metadata={"example": {"mode": "solo"}, "description": "the new game's options"
+                                       " (omit: the table's); checked at the door"})
+    clock = clock_field()
+    timeout_policy = policy_field()
+
+
+class VoidBody(Strict):
+    reason = ma.fields.String(required=True, validate=validate.Length(1, 1000),
+                              metadata={"example": "the team game cannot be played at a table of three"})
 
 
 class PairBody(Strict):

@@ -8,11 +8,11 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from services.matchmaking.domain import league_operations as ops
-from services.matchmaking.domain.league import Event, League, LeagueError
+from services.matchmaking.domain.league import Event, League, LeagueError, LeagueTable
 from services.matchmaking.domain.results import csv_rows, round_results, trf
 from services.matchmaking.service_layer.errors import Conflict, InvalidRequest, NotFound
 from services.matchmaking.service_layer.permissions import principal_of
@@ -40,6 +40,11 @@ class LeagueOperations:
 
         def get_league(self, league_id: str) -> dict[str, Any]: ...
 
+        def _check_game(
+            self, game_type: str, counts: Sequence[int], options: dict[str, Any], counts_field: str = ...,
+            clock: dict[str, Any] | None = None, timeout_policy: str | None = None,
+        ) -> tuple[dict[str, Any] | None, str | None]: ...
+
     def _require_organiser(self, identity: Identity, league_id: str) -> None:
         """The permission check of every organiser command on a league: the league's organiser or the admin."""
         self.authorize_league(identity, league_id)
@@ -52,7 +57,7 @@ class LeagueOperations:
         self, identity: Identity, league_id: str, decide: Callable[[League], list[Event]],
         *, player_id: str | None = None,
     ) -> dict[str, Any]:
-        from services.matchmaking.service_layer.handlers import _valid_uuid
+        from services.matchmaking.service_layer.common import _valid_uuid
 
         league_id = _valid_uuid(league_id, "league")
         self._require_organiser(identity, league_id)
@@ -69,6 +74,8 @@ class LeagueOperations:
             for kind, payload in recorded:  # mirror forfeits on the table rows (a game may have been created)
                 if kind == "ForfeitRecorded" and repo.table(payload["request_id"]) is not None:
                     repo.update_table(payload["request_id"], status="forfeited")
+                elif kind == "TableVoided" and repo.table(payload["request_id"]) is not None:
+                    repo.update_table(payload["request_id"], status="void")
         return self.get_league(league_id)
 
     def withdraw_player(self, identity: Identity, league_id: str,
@@ -91,7 +98,37 @@ class LeagueOperations:
 
     def reseat_table(self, identity: Identity, league_id: str, round_no: int,
                      table_no: int, body: dict[str, Any]) -> dict[str, Any]:
+        """A new game at an aborted or failed table; with new ``seats`` and/or ``options``, ``clock``,
+        ``timeout_policy`` (what is not given stays the table's), checked at the door as a new league's
+        are: the game type's schemas and the games service's table check (422 naming the field)."""
+        seats = [_player(p, "seats") for p in body["seats"]] if body.get("seats") is not None else None
+        settings = None
+        if seats is not None or any(body.get(k) is not None for k in ("options", "clock", "timeout_policy")):
+            league, _ = self._read_league(league_id)
+            self._require_organiser(identity, league.league_id)
+            table = league.current_table(round_no, table_no)
+            if table is not None:  # else the command below answers 422 naming table_no
+                settings = self._reseat_settings(league, table, seats, body)
         return self._operate(identity, league_id, lambda lg: ops.reseat(
+            lg, round_no, table_no, body["reason"], self._actor(identity), seats, settings))
+
+    def _reseat_settings(
+        self, league: League, table: LeagueTable, seats: list[str] | None, body: dict[str, Any]
+    ) -> dict[str, Any]:
+        """The new table's own settings (only those given), checked with its size at the door."""
+        options, clock, policy = league.table_settings(table)
+        options = body["options"] if body.get("options") is not None else options
+        clock = body["clock"] if body.get("clock") is not None else clock
+        policy = body["timeout_policy"] if body.get("timeout_policy") is not None else policy
+        size = len(seats) if seats is not None else len(table.seats)
+        clock, policy = self._check_game(league.game_type, [size], options, "seats", clock, policy)
+        timing_given = body.get("clock") is not None or body.get("timeout_policy") is not None
+        return {"options": body.get("options"), "clock": clock if timing_given else None,
+                "timeout_policy": policy if timing_given else None}
+
+    def void_table(self, identity: Identity, league_id: str, round_no: int,
+                   table_no: int, body: dict[str, Any]) -> dict[str, Any]:
+        return self._operate(identity, league_id, lambda lg: ops.void_table(
             lg, round_no, table_no, body["reason"], self._actor(identity)))
 
     def override_pairing(self, identity: Identity, league_id: str, round_no: int,
@@ -126,6 +163,6 @@ def _seated(league: League, round_no: int) -> int:
 
 
 def _player(value: str, field: str = "player_id") -> str:
-    from services.matchmaking.service_layer.handlers import _valid_uuid
+    from services.matchmaking.service_layer.common import _valid_uuid
 
     return _valid_uuid(value, "player", field=field)

@@ -48,8 +48,12 @@ def check_table_request(
     counts: Sequence[int],
     options: Mapping[str, Any],
     counts_field: str,
+    clock: Mapping[str, Any] | None = None,
+    timeout_policy: str | None = None,
 ) -> None:
-    """Raise 422 naming the field the games service would refuse, 503 when it cannot be asked."""
+    """Raise 422 naming the field the games service would refuse (every invalid field of the options and
+    the clock at once), 503 when it cannot be asked. ``clock`` and ``timeout_policy`` are checked against
+    the clock schema the games service publishes per game type (``clock.schema``)."""
     if known is None:
         raise games_down()
     entry = next((g for g in known if g.get("id") == game_type), None)
@@ -63,39 +67,75 @@ def check_table_request(
             f"{game_type} takes {', '.join(map(str, sorted(allowed)))} players, not {wrong}", field=counts_field
         )
     schema = entry.get("options_schema")
-    errors = options_errors(schema if isinstance(schema, dict) else {"type": "object"}, options)
+    errors = schema_errors(schema if isinstance(schema, dict) else {"type": "object"}, options, "options")
+    if clock is not None or timeout_policy is not None:
+        timing = {k: v for k, v in (("clock", clock), ("timeout_policy", timeout_policy)) if v is not None}
+        clock_schema = (entry.get("clock") or {}).get("schema")
+        if not isinstance(clock_schema, dict):
+            raise InvalidRequest(f"the games service offers no clocks for {game_type}", field="clock")
+        errors.update(schema_errors(clock_schema, timing, ""))
     if errors:
         raise InvalidFields(errors)
 
 
+def check_tables_answer(answer: Mapping[str, Any] | None, counts_field: str) -> dict[str, Any]:
+    """The games service's ``POST /v1/game-types/table-checks`` answer: the normalized settings, or the
+    422 it would give at creation (an option against the table size, e.g. HP-47), named as it named it."""
+    if answer is None:
+        raise games_down()
+    if answer.get("ok"):
+        return dict(answer)
+    field = str(answer.get("field") or "options")
+    if field == "player_counts":
+        field = counts_field
+    rule = answer.get("rule")
+    raise InvalidRequest(str(answer.get("detail") or "the games service refuses this table"), field=field,
+                         **({"rule": rule} if rule else {}))
+
+
 def options_errors(schema: dict[str, Any], options: Any) -> dict[str, list[str]]:
     """``options.<name>`` -> messages, for every way ``options`` breaks ``schema`` (empty: valid)."""
+    return schema_errors(schema, options, "options")
+
+
+def schema_errors(schema: dict[str, Any], instance: Any, prefix: str) -> dict[str, list[str]]:
+    """``<prefix>.<path>`` -> messages, for every way ``instance`` breaks ``schema`` (empty: valid)."""
     cls = validator_for(schema, default=Draft202012Validator)
     try:
         cls.check_schema(schema)
     except SchemaError:
         raise Unavailable(
-            "the games service sent an options schema that is not a valid JSON Schema; retry later",
+            "the games service sent a schema that is not a valid JSON Schema; retry later",
             retry_after=RETRY_AFTER_SECONDS,
             backend="games service",
         ) from None
     out: dict[str, list[str]] = {}
-    for error in sorted(cls(schema).iter_errors(options), key=lambda e: [str(p) for p in e.absolute_path]):
-        for name, message in _fields(error):
+    for error in sorted(cls(schema).iter_errors(instance), key=lambda e: [str(p) for p in e.absolute_path]):
+        for name, message in _fields(error, prefix):
             out.setdefault(name, []).append(message)
     return out
 
 
-def _fields(error: ValidationError) -> list[tuple[str, str]]:
-    base = "options" + "".join(f".{part}" for part in error.absolute_path)
+def _join(*parts: Any) -> str:
+    return ".".join(str(p) for p in parts if str(p) != "")
+
+
+def _fields(error: ValidationError, prefix: str) -> list[tuple[str, str]]:
+    base = _join(prefix, *error.absolute_path)
     instance = error.instance
     if error.validator == "additionalProperties" and isinstance(instance, dict):
         known = set((error.schema.get("properties") or {}) if isinstance(error.schema, dict) else ())
         extra = sorted(set(instance) - known)
         if extra:
-            return [(f"{base}.{name}", "unknown option") for name in extra]
+            word = "option" if prefix == "options" else "field"
+            return [(_join(base, name), f"unknown {word}") for name in extra]
     if error.validator == "required" and isinstance(instance, dict) and isinstance(error.validator_value, list):
         missing = [name for name in error.validator_value if name not in instance]
         if missing:
-            return [(f"{base}.{name}", "required") for name in missing]
-    return [(base, error.message)]
+            return [(_join(base, name), "required") for name in missing]
+    if error.validator == "dependentRequired" and isinstance(instance, dict) and isinstance(
+        error.validator_value, dict
+    ):  # name the field that needs another (timeout_policy needs clock)
+        return [(_join(base, name), f"needs {', '.join(needs)}") for name, needs in error.validator_value.items()
+                if name in instance and any(n not in instance for n in needs)]
+    return [(base or "body", error.message)]

@@ -154,15 +154,98 @@ def test_the_games_service_down_is_a_503_with_retry_after_not_an_unchecked_accep
     assert client.get("/v1/leagues").get_json()["total"] == 0
 
 
-def test_a_league_table_the_games_service_refuses_shows_failed_with_the_reason(
+def test_hp_47_team_mode_at_the_wrong_table_size_is_refused_at_the_door(app: Flask, pool: Any) -> None:  # noqa: F811
+    """HP-47: the team game needs exactly 4 players. The options schema cannot say so (it does not know
+    the table size), so the door asks the games service's table check for every table size: a league,
+    ticket or private table with team mode at a table of 3 is a 422 naming options.mode with the rule,
+    and nothing is created."""
+    client = app.test_client()
+    people = players(pool, 6)
+    ids = [p for p, _ in people]
+    league = client.post("/v1/leagues", json={"name": "Teams of three", "game_type": "hoppaa", "participants": ids,
+                                              "rounds": 1, "table_sizes": [4, 3], "options": {"mode": "team"}},
+                         headers=bearer(ADMIN))
+    assert league.status_code == 422, league.get_json()
+    assert list(league.get_json()["errors"]) == ["options.mode"] and league.get_json()["rule"] == "HP-47"
+    assert "table of 3" in league.get_json()["detail"] and "4 players" in league.get_json()["detail"]
+    assert client.get("/v1/leagues").get_json()["total"] == 0
+    ticket = client.post("/v1/tickets", json={"game_type": "hoppaa", "player_counts": [3],
+                                              "options": {"mode": "team"}}, headers=bearer(people[0][1]))
+    assert ticket.status_code == 422 and ticket.get_json()["rule"] == "HP-47", ticket.get_json()
+    private = client.post("/v1/private-tables", json={"game_type": "hoppaa", "num_players": 2,
+                                                      "options": {"mode": "team"}}, headers=bearer(people[0][1]))
+    assert private.status_code == 422 and list(private.get_json()["errors"]) == ["options.mode"]
+    fine = client.post("/v1/leagues", json={"name": "Teams of four", "game_type": "hoppaa",
+                                            "participants": ids[:4], "rounds": 1, "table_sizes": [4],
+                                            "options": {"mode": "team"}}, headers=bearer(ADMIN))
+    assert fine.status_code == 201, fine.get_json()
+
+
+def test_tickets_private_tables_and_leagues_carry_a_clock_checked_at_the_door(
     app: Flask, pool: Any, redis: Redis  # noqa: F811
 ) -> None:
-    """HP-47: the team game needs exactly 4 players. The options schema cannot say so (it does not know
-    the table size), so the league is accepted and the games service refuses the 3-player tables."""
+    """A clock and timeout policy, as POST /v1/games takes them, checked against the games service's
+    published clock schema (every bad field named) and its table check; stored normalized (defaults
+    filled in) and sent in CreateGameRequested, so the game has the clock."""
     client = app.test_client()
-    people = [p for p, _ in players(pool, 6)]
-    r = client.post("/v1/leagues", json={"name": "Teams of three", "game_type": "hoppaa", "participants": people,
-                                         "rounds": 1, "table_sizes": [3], "options": {"mode": "team"}},
+    people = players(pool, 4)
+    token = people[0][1]
+    for body, fields in [
+        ({"clock": {"kind": "per_move", "seconds": 0}}, {"clock.seconds"}),
+        ({"clock": {"kind": "fischer"}}, {"clock.base_seconds"}),
+        ({"clock": {"kind": "fischer", "base_seconds": 60, "seconds": 5}}, {"clock.seconds"}),
+        ({"clock": {"kind": "sundial"}}, {"clock.kind"}),
+        ({"timeout_policy": "forfeit"}, {"timeout_policy"}),
+        ({"clock": {"kind": "per_move", "seconds": 30}, "timeout_policy": "auto_move"}, {"timeout_policy"}),
+        ({"clock": {"kind": "correspondence", "days_per_move": 99}, "options": {"target": 1}},
+         {"clock.days_per_move", "options.target"}),
+    ]:
+        for path, extra in (("/v1/tickets", {"player_counts": [2]}), ("/v1/private-tables", {"num_players": 2})):
+            r = client.post(path, json={"game_type": "diceduel", **extra, **body}, headers=bearer(token))
+            assert r.status_code == 422 and r.mimetype == "application/problem+json", (path, body, r.get_json())
+            assert set(r.get_json()["errors"]) == fields, (path, body, r.get_json())
+        r = client.post("/v1/leagues", json={**league_body([p for p, _ in people]), **body}, headers=bearer(ADMIN))
+        assert r.status_code == 422 and set(r.get_json()["errors"]) == fields, (body, r.get_json())
+    assert client.get("/v1/leagues").get_json()["total"] == 0
+
+    fischer = {"kind": "fischer", "base_seconds": 300}
+    tickets = [client.post("/v1/tickets", json={"game_type": "diceduel", "player_counts": [2], "clock": fischer},
+                           headers=bearer(t)).get_json() for _, t in people[:2]]
+    assert tickets[0]["clock"] == {**fischer, "increment_seconds": 0} and tickets[0]["timeout_policy"] == "forfeit"
+    other = client.post("/v1/tickets", json={"game_type": "diceduel", "player_counts": [2]},
+                        headers=bearer(people[2][1])).get_json()
+    assert tickets[1]["status"] == "matched" and other["status"] == "waiting"  # no clock: another pool
+    pump(pool, redis)
+    game_id = client.get(f"/v1/tickets/{tickets[0]['id']}", headers=bearer(people[0][1])).get_json()["game_id"]
+    with pool.connection() as conn:
+        created = conn.execute("SELECT payload FROM games.events WHERE stream_id = %s AND version = 1",
+                               (game_id,)).fetchone()[0]
+    assert created["clock"] == {**fischer, "increment_seconds": 0} and created["timeout_policy"] == "forfeit"
+
+    private = client.post("/v1/private-tables", json={"game_type": "diceduel", "num_players": 2,
+                                                      "clock": {"kind": "per_move", "seconds": 45}},
+                          headers=bearer(people[3][1])).get_json()
+    assert private["clock"] == {"kind": "per_move", "seconds": 45} and private["timeout_policy"] == "forfeit"
+
+
+@pytest.fixture
+def next_version_worker(env: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:  # noqa: F811
+    """The games worker runs a later version of Dice Duel (at most 50 squares, DD-5) than the games service
+    that answers matchmaking's door: a table the door accepted is refused when its game is created."""
+    from tests.integration.matchmaking.test_matchmaking_flow import _clear_caches
+
+    monkeypatch.setenv("SPELTAFEL_EXTRA_ENGINES", "tests.support.diceduel:DiceDuelNextVersion")
+    _clear_caches()
+    yield
+    _clear_caches()
+
+
+def test_a_league_table_the_games_service_refuses_shows_failed_with_the_reason(
+    app: Flask, pool: Any, redis: Redis, next_version_worker: None  # noqa: F811
+) -> None:
+    client = app.test_client()
+    people = [p for p, _ in players(pool, 4)]
+    r = client.post("/v1/leagues", json={**league_body(people), "rounds": 1, "options": {"target": 60}},
                     headers=bearer(ADMIN))
     assert r.status_code == 201, r.get_json()
     pump(pool, redis)  # fails if a job failed: the refusal is a message, not a stack trace
@@ -171,8 +254,8 @@ def test_a_league_table_the_games_service_refuses_shows_failed_with_the_reason(
     assert len(tables) == 2
     for table in tables:
         assert table["status"] == "failed" and table["game_id"] is None
-        assert table["failure"]["field"] == "options.mode" and table["failure"]["rule"] == "HP-47"
-        assert "4 players" in table["failure"]["reason"]
+        assert table["failure"]["field"] == "options.target" and table["failure"]["rule"] == "DD-5"
+        assert "at most 50 squares" in table["failure"]["reason"]
     events = [e["type"] for e in client.get(f"/v1/leagues/{league['id']}/events").get_json()["events"]]
     assert events.count("TableCreationFailed") == 2
     pump(pool, redis)  # a repeated delivery changes nothing
@@ -180,22 +263,23 @@ def test_a_league_table_the_games_service_refuses_shows_failed_with_the_reason(
 
 
 def test_a_queue_table_the_games_service_refuses_fails_its_tickets_with_the_reason(
-    app: Flask, pool: Any, redis: Redis  # noqa: F811
+    app: Flask, pool: Any, redis: Redis, next_version_worker: None  # noqa: F811
 ) -> None:
     client = app.test_client()
     people = players(pool, 3)
-    tickets = [client.post("/v1/tickets", json={"game_type": "hoppaa", "player_counts": [3],
-                                                "options": {"mode": "team"}}, headers=bearer(token)).get_json()
+    tickets = [client.post("/v1/tickets", json={"game_type": "diceduel", "player_counts": [3],
+                                                "options": {"target": 60}}, headers=bearer(token)).get_json()
                for _, token in people]
     assert {t["status"] for t in tickets[-1:]} == {"matched"}
     pump(pool, redis)
     for ticket, (_, token) in zip(tickets, people, strict=True):
         view = client.get(f"/v1/tickets/{ticket['id']}", headers=bearer(token)).get_json()
         assert view["status"] == "failed" and view["game_id"] is None
-        assert view["failure"] == {"reason": view["failure"]["reason"], "field": "options.mode", "rule": "HP-47"}
+        assert view["failure"] == {"reason": view["failure"]["reason"], "field": "options.target", "rule": "DD-5"}
         stream = client.get(f"/v1/tickets/{ticket['id']}/stream?timeout=1", headers=bearer(token))
         assert "event: end" in stream.get_data(as_text=True)  # failed is final
-    again = client.post("/v1/tickets", json={"game_type": "hoppaa", "player_counts": [3]}, headers=bearer(people[0][1]))
+    again = client.post("/v1/tickets", json={"game_type": "diceduel", "player_counts": [3]},
+                        headers=bearer(people[0][1]))
     assert again.status_code == 201  # a failed ticket is not active
 
 

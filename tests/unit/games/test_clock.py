@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from jsonschema import Draft202012Validator
 
 from services.games.domain.clock import (
     ClockSettings,
@@ -14,9 +15,11 @@ from services.games.domain.clock import (
     Situation,
     TableClock,
     auto_move_index,
+    json_schema,
     parse_settings,
     policies_for,
 )
+from services.matchmaking.service_layer.validation import schema_errors
 
 T0 = datetime(2026, 12, 1, 12, 0, 0, tzinfo=UTC)
 
@@ -143,6 +146,63 @@ def test_invalid_clock_settings_name_the_field(game_type: str, clock: object, po
     with pytest.raises(InvalidClock) as err:
         parse_settings(game_type, clock, policy)
     assert err.value.field == field
+
+
+CLOCK_SAMPLES: list[tuple[str, object, object]] = [
+    ("klapper", {"kind": "sand"}, None),
+    ("klapper", {"kind": "fischer"}, None),
+    ("klapper", {"kind": "fischer", "base_seconds": 0}, None),
+    ("klapper", {"kind": "fischer", "base_seconds": 86_401}, None),
+    ("klapper", {"kind": "fischer", "base_seconds": 60, "increment_seconds": 1.5}, None),
+    ("klapper", {"kind": "fischer", "base_seconds": 60, "increment_seconds": -1}, None),
+    ("klapper", {"kind": "fischer", "base_seconds": 60, "increment_seconds": 3_600}, "auto_move"),
+    ("klapper", {"kind": "fischer", "base_seconds": 300}, None),
+    ("klapper", {"kind": "per_move", "seconds": True}, None),
+    ("klapper", {"kind": "per_move", "seconds": "30"}, None),
+    ("klapper", {"kind": "per_move", "seconds": 30, "days_per_move": 1}, None),
+    ("klapper", {"kind": "per_move", "seconds": 30}, "forfeit"),
+    ("klapper", {"kind": "correspondence", "days_per_move": 61}, None),
+    ("klapper", {"kind": "correspondence", "days_per_move": 60}, None),
+    ("klapper", {"seconds": 30}, None),
+    ("klapper", "fischer", None),
+    ("klapper", {"kind": "per_move", "seconds": 30}, "skip"),
+    ("klapper", None, "forfeit"),
+    ("klapper", None, None),
+    ("roparun", {"kind": "per_move", "seconds": 30}, "auto_move"),
+    ("roparun", {"kind": "per_move", "seconds": 30}, "forfeit"),
+    ("cityhopper", {"kind": "per_move", "seconds": 30}, "auto_move"),
+    ("paardenkoppen", {"kind": "correspondence", "days_per_move": 3}, "auto_move"),
+]
+
+
+@pytest.mark.parametrize(("game_type", "clock", "policy"), CLOCK_SAMPLES)
+def test_the_published_clock_schema_accepts_exactly_what_the_service_accepts(
+    game_type: str, clock: object, policy: object
+) -> None:
+    """``json_schema`` (GET /v1/game-types ``clock.schema``, what matchmaking checks at its door) and
+    ``parse_settings`` (what POST /v1/games accepts) agree, and name the same field when they refuse."""
+    instance = {k: v for k, v in (("clock", clock), ("timeout_policy", policy)) if v is not None}
+    errors = schema_errors(json_schema(game_type), instance, "")
+    try:
+        parse_settings(game_type, clock, policy)
+    except InvalidClock as refused:
+        assert refused.field in errors, (refused.field, errors)
+    else:
+        assert errors == {}
+
+
+def test_the_clock_schema_documents_units_bounds_and_defaults() -> None:
+    schema = json_schema("roparun")
+    Draft202012Validator.check_schema(schema)
+    assert schema["properties"]["timeout_policy"]["enum"] == ["forfeit"]  # ROPARUN: forfeit only
+    assert json_schema("hoppaa")["properties"]["timeout_policy"]["enum"] == ["forfeit", "auto_move"]
+    kinds = {b["if"]["properties"]["kind"]["const"]: b["then"] for b in schema["properties"]["clock"]["allOf"]}
+    fischer = kinds["fischer"]["properties"]
+    assert fischer["increment_seconds"] | {"description": ""} == {
+        "type": "integer", "minimum": 0, "maximum": 3600, "default": 0, "x-unit": "seconds", "description": ""}
+    assert fischer["base_seconds"]["minimum"] == 1 and "default" not in fischer["base_seconds"]
+    assert kinds["correspondence"]["properties"]["days_per_move"]["x-unit"] == "days"
+    assert kinds["per_move"]["required"] == ["seconds"]
 
 
 def test_valid_settings_are_normalized() -> None:

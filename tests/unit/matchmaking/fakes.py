@@ -32,3 +32,9 @@ class FakeGames(GamesPort):
 
     def game_types(self) -> list[dict[str, Any]] | None:
         return None
+
+    def check_tables(
+        self, game_type: str, counts: Sequence[int], options: dict[str, Any], clock: dict[str, Any] | None,
+        timeout_policy: str | None,
+    ) -> dict[str, Any] | None:
+        return None

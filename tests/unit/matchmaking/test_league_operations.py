@@ -131,6 +131,64 @@ def test_a_failed_table_can_be_reseated() -> None:
     assert event[0] == "TableReseated" and event[1]["previous_status"] == "failed"
 
 
+def test_a_reseat_takes_new_seats_from_the_table_and_the_byes_and_new_settings() -> None:
+    """5 players at two-player tables, round 1: p01-p02, p03-p04, p05 bye. Table 2 failed; the organiser
+    seats p05 (the bye) with p03 and a new clock: p04 gets the bye; a player of another table is refused."""
+    lg = league(5, [2], rounds=1)
+    assert lg.byes[1] == ["p05"]
+    table = lg.current_table(1, 2)
+    assert table is not None and table.seats == ["p03", "p04"]
+    table.status = "failed"
+    for seats, field in ((["p03", "p01"], "seats"), (["p03", "p03"], "seats"), (["p03", "p04", "p05"], "seats")):
+        with pytest.raises(LeagueError) as err:
+            ops.reseat(lg, 1, 2, "x", "org", seats)
+        assert err.value.field == field and not err.value.conflict
+    clock = {"kind": "per_move", "seconds": 60}
+    apply(lg, ops.reseat(lg, 1, 2, "p04 left", "org", ["p05", "p03"],
+                         {"options": {"target": 40}, "clock": clock, "timeout_policy": "forfeit"}))
+    new = lg.current_table(1, 2)
+    assert new is not None and new.seats == ["p05", "p03"] and lg.byes[1] == ["p04"]
+    assert lg.table_settings(new) == ({"target": 40}, clock, "forfeit")
+    old = lg.current_table(1, 1)
+    assert old is not None and lg.table_settings(old) == ({}, None, None)  # the league's
+
+
+def test_a_voided_table_scores_by_the_void_table_rule_and_completes_the_round() -> None:
+    for rule, points in (("no_score", None), ("bye", [0.5, 0.5])):
+        lg = league(4, [2], rounds=1, void_table=rule)
+        finish(lg, 1, 1, [1, 2])
+        apply(lg, ops.void_table(lg, 1, 2, "could not be played", "org"))
+        table = lg.current_table(1, 2)
+        assert table is not None and (table.status, table.points, table.void_reason) == (
+            "void", points, "could not be played")
+        assert lg.status == "completed"
+        r = rows(lg)
+        assert (r["p03"]["points"], r["p03"]["games"], r["p03"]["wins"]) == ((points or [0.0])[0], 0, 0)
+        doc = round_results(lg, 1, {})
+        assert [s["points"] for s in doc["games"][1]["seats"]] == (points or [None, None])
+        assert doc["games"][1]["void_reason"] == "could not be played" and not doc["games"][1]["counted"]
+        line = next(x for x in trf(lg, 1, {}).splitlines() if x.startswith("001    3 "))
+        assert line.endswith("0000 - H" if points else "0000 - Z")  # a half-point bye, or nothing
+        with pytest.raises(LeagueError) as err:
+            ops.void_table(lg, 1, 1, "finished already", "org")
+        assert err.value.conflict
+
+
+def test_a_time_forfeit_in_team_mode_makes_both_partners_absent_under_the_league_rule() -> None:
+    """GameFinished with forfeited_seats [1, 3] (seat 1 ran out of time, seat 3 its partner): both rank
+    last with 0; under ``shared`` the two present beat the two absent and draw each other: 2.5 each."""
+    lg = league(4, [4], rounds=1, forfeit="shared")
+    create_games(lg, 1)
+    table = lg.current_table(1, 1)
+    assert table is not None and table.game_id is not None
+    events = lg.record_time_forfeit(table.game_id, table.seats, [1, 3], "seat 1 ran out of time")
+    assert events[0][0] == "ForfeitRecorded" and events[0][1]["by"] == "clock"
+    assert events[0][1]["absent"] == [table.seats[1], table.seats[3]] and events[0][1]["game_id"] == table.game_id
+    apply(lg, events)
+    assert table.status == "forfeited" and table.points == [2.5, 0.0, 2.5, 0.0] and table.ranks == [1, 3, 1, 3]
+    assert lg.record_time_forfeit(table.game_id, table.seats, [0], "again") == []  # settled: nothing new
+
+
 # ------------------------------------------------------------------ forfeits and withdrawals
 def test_a_forfeit_scores_per_rule_and_counts_in_standings() -> None:
     lg = league(4, [4], rounds=1, fmt="swiss", forfeit="shared")

@@ -3,10 +3,13 @@
 HP-46 says there is no round limit, and at every player count one bidder at least must miss (the bids
 may not sum to the 9 tricks, HP-15 / HP-R2), so a game can go on for hundreds of rounds: with
 uniformly random moves two players practically never finish (HP-42 needs every pawn exactly on 35,
-HP-R11, while each miss moves a pawn back, HP-30). The issue asks every game type for a maximum, but
-HP-46 is explicit, and the spec wins: a HopPaa table has **no round limit by default**. A table (or a
-league's options) may set ``max_rounds``, an agreed variant like the others; when round
-``max_rounds + 1`` would start, the game is adjudicated on the
+HP-R11, while each miss moves a pawn back, HP-30). Issue 17 requires that no game runs forever, so the
+platform adjudicates a table that reaches ``max_rounds`` rounds (default 300, 1-1000 when a table or a
+league sets it), as a tournament director would: a ruling of the platform, not a change to the rules
+of play. HP-46's "no round limit" still holds for the rules of play (the engine never sees the option),
+and 300 is far above real games (seeded self-play with sensible moves: 88 rounds at the median, 158 at
+most, for two players). Tables created while HopPaa had no default recorded no maximum and keep none.
+When round ``max_rounds + 1`` would start, the game is adjudicated on the
 positions after the last round: a player's score is the sum of his pawns' squares (a finished pawn
 counts 35, as in HP-9); in team mode both partners' pawns count for the team (HP-43). Higher is
 better; equal scores are split by the higher lowest pawn (the reverse of HP-9's white-pawn measure);
@@ -23,14 +26,14 @@ RULE = "HP-R-LEN"
 LIMIT = LengthLimit(
     option="max_rounds",
     unit="rounds",
-    default=None,  # HP-46: no round limit unless the table sets one
+    default=300,  # the platform's adjudication (HP-46 sets no limit on the rules of play)
     minimum=1,
     maximum=1000,
     rule=RULE,
     description=(
-        "HP-R-LEN: at most this many rounds, if the table sets it (null, the default: no limit, as HP-46 "
-        "says); when the next round would start the game is adjudicated: sum of pawn squares (team: both "
-        "partners), then the higher lowest pawn; equal standings share the rank."
+        "HP-R-LEN: at most this many rounds, a platform adjudication so that no game runs forever (HP-46 sets "
+        "no round limit on the rules of play); when the next round would start the game is adjudicated: sum "
+        "of pawn squares (team: both partners), then the higher lowest pawn; equal standings share the rank."
     ),
 )
 

@@ -1,11 +1,12 @@
-"""HP-R-LEN, the length guard's ruling (issue 17.2): HP-46 has no round limit; a table plays at most
-``max_rounds`` rounds and is then adjudicated on pawn squares."""
+"""HP-R-LEN, the length guard's ruling (issue 17.2): HP-46 sets no round limit on the rules of play; the
+platform adjudicates a table at ``max_rounds`` rounds (default 300) on pawn squares."""
 
 from __future__ import annotations
 
 import pytest
 
 from services.games.domain import length
+from services.games.domain.table import Table
 from services.games.engines.base import InvalidOptions
 from services.games.engines.hoppaa import HopPaaEngine
 from tests.unit.engines.hoppaa.helpers import new_game
@@ -21,23 +22,36 @@ def test_HP_R_LEN_HP_46_uniform_random_two_player_game_stops_when_round_three_wo
     assert at.state.round == 2
 
 
-def test_HP_46_no_round_limit_by_default_and_HP_R_LEN_bounds() -> None:
-    """HP-46: "There is no round limit", and the spec wins over the issue's maximum for every game: a
-    HopPaa table has none unless it sets ``max_rounds`` (HP-R-LEN: 1..1000, named in the error)."""
+def test_HP_R_LEN_default_300_rounds_and_bounds() -> None:
+    """HP-R-LEN: the platform adjudicates at 300 rounds by default (issue 17: no game runs forever; HP-46's
+    "no round limit" is about the rules of play, which never see the option); a table sets 1..1000, and
+    anything else (no limit included) is refused naming the option and the ruling."""
     limit = ENGINE.length_limit
     assert limit is not None and (limit.option, limit.unit, limit.default, limit.rule) == (
-        "max_rounds", "rounds", None, "HP-R-LEN")
+        "max_rounds", "rounds", 300, "HP-R-LEN")
     options, record = length.split_options(ENGINE, 4, {})
-    assert "max_rounds" not in options and record is None
-    options, record = length.split_options(ENGINE, 4, {"max_rounds": None})
-    assert "max_rounds" not in options and record is None
-    options, record = length.split_options(ENGINE, 4, {"max_rounds": 300})
     assert options["max_rounds"] == 300 and record == {"option": "max_rounds", "unit": "rounds", "limit": 300,
                                                         "rule": "HP-R-LEN"}
-    for bad in (0, 1001, True, "5"):
+    options, record = length.split_options(ENGINE, 2, {"max_rounds": 1000})
+    assert options["max_rounds"] == 1000 and record is not None and record["limit"] == 1000
+    assert length.engine_options(options, record) == ENGINE.normalize_options(2, {})  # the engine never sees it
+    for bad in (0, 1001, True, "5", None):
         with pytest.raises(InvalidOptions) as caught:
             length.split_options(ENGINE, 4, {"max_rounds": bad})
         assert caught.value.field == "max_rounds" and caught.value.rule == "HP-R-LEN"
+
+
+def test_HP_R_LEN_a_table_that_recorded_no_maximum_keeps_none() -> None:
+    """A table created while HopPaa had no default (its GameCreated has no ``max_length``) keeps no maximum:
+    the guard reads the limit the table recorded, never today's default, and the engine sees its options."""
+    old = Table("g")
+    old.apply(ENGINE, "GameCreated", {"game_type": "hoppaa", "options": ENGINE.normalize_options(2, {}),
+                                      "num_players": 2, "seats": ["a", "b"], "commitment": "c"})
+    assert old.max_length is None and old.config.options == ENGINE.normalize_options(2, {})
+    state = new_game(2)
+    state.round = 5000  # far past any default
+    assert length.over(ENGINE, old.max_length, state) is False
+    assert length.over(ENGINE, {"option": "max_rounds", "unit": "rounds", "limit": 300, "rule": "HP-R-LEN"}, state)
 
 
 def test_HP_R_LEN_HP_9_adjudication_sums_pawn_squares_then_the_higher_lowest_pawn() -> None:
@@ -60,8 +74,8 @@ def test_HP_R_LEN_HP_43_team_mode_counts_both_partners() -> None:
     assert outcome.team_ranks == [1, 2] and outcome.ranks == [1, 2, 1, 2]
 
 
-def test_HP_R_LEN_the_issues_game_ends_at_a_tables_300_rounds() -> None:
-    """HP-R-LEN, issue 17: a uniformly random 2-player game (which HP-46 lets run for ever) on a table
-    that set ``max_rounds`` 300 is stopped when round 301 would start."""
-    at = assert_stops_exactly_at_the_cap(ENGINE, 2, {"max_rounds": 300}, seed=7)
+def test_HP_R_LEN_the_issues_game_ends_at_the_default_300_rounds() -> None:
+    """HP-R-LEN, issue 17: a uniformly random 2-player game (which HP-46's rules of play let run for ever)
+    with the default options is stopped when round 301 would start."""
+    at = assert_stops_exactly_at_the_cap(ENGINE, 2, {}, seed=7)
     assert at.state.round == 300

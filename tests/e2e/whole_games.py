@@ -1,6 +1,7 @@
-"""Every registered game, one whole game per player count over HTTP with one token per seat
-(issues 4-7, 9): random legal moves as a frontend would POST them, and at every step no seat's view,
-new events or legal moves show a card that sits hidden in another seat's hand."""
+"""Whole games over HTTP with one token per seat (issues 4-7, 9), shared by ``test_engines_over_http_<game>.py``
+(one file per game, so pytest-xdist spreads them): random legal moves as a frontend would POST them (HopPaa's
+seats play the `rules` bot from their own view), and at every step no seat's view, new events or legal moves show
+a card that sits hidden in another seat's hand; the finished game is audited."""
 
 from __future__ import annotations
 
@@ -11,12 +12,11 @@ from typing import Any
 import pytest
 import requests
 
+from services.bots.domain.budget import fixed_budget
+from services.bots.domain.levels import choose
 from services.games.domain.table import Table
 from services.games.engines.registry import default_registry
 from tests.e2e.conftest import ADMIN, Client, register
-
-pytestmark = pytest.mark.e2e
-
 
 # the spec's short games, so a whole game per player count stays quick over HTTP (make test's budget)
 SHORT_OPTIONS = {
@@ -25,18 +25,16 @@ SHORT_OPTIONS = {
 }
 
 
-def cases() -> list[Any]:
+def cases(game_type: str) -> list[Any]:
+    """One case per player count of ``game_type`` (its first variant with that count, made short)."""
+    engine = default_registry("").get(game_type)
     out = []
-    for engine in default_registry("").all():
-        if engine.selfplay_provider() is not None:
-            continue  # games that wait on another service have their own e2e test with the queues running
-        seen: set[int] = set()
-        for config in engine.variants():
-            if config.num_players not in seen:
-                seen.add(config.num_players)
-                options = dict(config.options) | SHORT_OPTIONS.get(engine.game_type, {})
-                out.append(pytest.param(engine.game_type, config.num_players, options,
-                                        id=f"{engine.game_type}-{config.num_players}"))
+    seen: set[int] = set()
+    for config in engine.variants():
+        if config.num_players not in seen:
+            seen.add(config.num_players)
+            options = dict(config.options) | SHORT_OPTIONS.get(game_type, {})
+            out.append(pytest.param(config.num_players, options, id=f"{game_type}-{config.num_players}"))
     return out
 
 
@@ -51,9 +49,13 @@ def leaks(secret: set[str], text: str) -> list[str]:
     return [c for c in secret if json.dumps(c) in text]
 
 
-@pytest.mark.parametrize(("game_type", "num_players", "options"), cases())
-def test_whole_game_over_http_never_leaks_hands(games_url: str, game_type: str, num_players: int,
-                                                options: dict[str, Any]) -> None:
+# HopPaa's random games are long (2 players, one pawn each: 260 to 3,800 moves over 8 seeds); its seats play
+# the `rules` bot (190 to 564), which also plays every phase: bids, the white pawn, discards and tricks
+BOT_PLAYED = {"hoppaa"}
+
+
+def play_whole_game_checking_hands(games_url: str, game_type: str, num_players: int,
+                                   options: dict[str, Any]) -> None:
     admin = Client(games_url, ADMIN)
     seats = [register(games_url, f"{game_type}-{k}") for k in range(num_players)]
     spectator = register(games_url, "spectator")
@@ -97,8 +99,11 @@ def test_whole_game_over_http_never_leaks_hands(games_url: str, game_type: str, 
         legal_moves = seats[seat].get(f"/v1/games/{game_id}/legal-moves").json()
         assert mirror.progress is not None
         assert legal_moves["moves"] == engine.legal_moves(mirror.progress.state, seat)
-        # random among the engine's self-play moves (all legal; HopPaa's uniform random play never ends)
-        move = chooser.choice(engine.selfplay_moves(mirror.progress.state, seat))
+        if game_type in BOT_PLAYED:  # the `rules` bot, from the seat's own view and listed moves
+            own = seats[seat].get(f"/v1/games/{game_id}").json()
+            move = choose(game_type, "rules", own, legal_moves["moves"], seat, chooser, fixed_budget())
+        else:  # random among the engine's self-play moves (all legal; HopPaa's uniform random play never ends)
+            move = chooser.choice(engine.selfplay_moves(mirror.progress.state, seat))
         answer = seats[seat].post(f"/v1/games/{game_id}/moves",
                                   {"move": move, "expected_version": legal_moves["version"]})
         assert answer.status_code == 201, answer.text

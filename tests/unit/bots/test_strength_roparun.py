@@ -1,0 +1,20 @@
+"""ROPARUN: strong beats rules and rules beats random (the method and the seeded figures: ``strength.py``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from services.games.engines.base import GameConfig
+from tests.unit.bots.strength import ALPHA, duplicate, sign_test_p
+
+pytestmark = pytest.mark.slow
+
+
+def test_strong_beats_rules() -> None:
+    won, lost, games = duplicate("roparun", GameConfig(2, {}), "strong", "rules", 28, 5)
+    assert sign_test_p(won, lost) <= ALPHA, (won, lost, games)
+
+
+def test_rules_beats_random() -> None:
+    won, lost, games = duplicate("roparun", GameConfig(2, {}), "rules", "random", 8, 1)
+    assert sign_test_p(won, lost) <= ALPHA, (won, lost, games)
