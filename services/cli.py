@@ -158,8 +158,9 @@ def cmd_gateway(args: argparse.Namespace) -> int:
     server = HttpServerSettings.from_env()
     # each forwarded live stream holds one of the server's threads: keep a few for everything else
     max_streams = int(os.environ.get("GATEWAY_MAX_STREAMS") or max(1, server.threads - 4))
-    serve(create_gateway_app(settings.service_urls, streams=streams, max_streams=max_streams), settings.host,
-          args.port or settings.index_port, server)
+    app = create_gateway_app(settings.service_urls, streams=streams, max_streams=max_streams,
+                             forward_secret=settings.gateway_secret)
+    serve(app, settings.host, args.port or settings.index_port, server)
     return 0
 
 

@@ -94,6 +94,8 @@ def launch(root: Path, data: Path | None = None) -> int:
             env["ADMIN_TOKEN"] = kept_admin_token(data, say)
         if not env.get("BOTS_SECRET"):  # bot tokens derive from it; the games service re-records them at start
             env["BOTS_SECRET"] = secrets.token_urlsafe(32)
+        if not env.get("SPELTAFEL_GATEWAY_SECRET"):  # the services trust the X-Forwarded-For of this run's gateway
+            env["SPELTAFEL_GATEWAY_SECRET"] = secrets.token_urlsafe(32)
         os.environ.update(env)
         settings = Settings.from_env()
         env |= settings.service_url_env()  # GAMES_URL ... RATINGS_URL follow the ports unless set

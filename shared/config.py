@@ -46,6 +46,10 @@ def cors_origins_from_env() -> tuple[str, ...]:
     return tuple(o.strip().rstrip("/") for o in raw.split(",") if o.strip())
 
 
+# the header in which `make run`'s gateway shows the services its secret (``Settings.gateway_secret``)
+GATEWAY_HEADER = "X-Speltafel-Gateway"
+
+
 @dataclass(frozen=True)
 class Settings:
     database_url: str
@@ -58,6 +62,9 @@ class Settings:
     rate_limits: RateLimits = field(default_factory=RateLimits.from_env)
     cors_origins: tuple[str, ...] = field(default_factory=cors_origins_from_env)
     proxy_hops: int = field(default_factory=lambda: int(os.environ.get("PROXY_HOPS") or 0))
+    # `make run`'s gateway proves itself with this (the launcher makes one per run): only its
+    # X-Forwarded-For is trusted then, not a client's talking to a service's own port
+    gateway_secret: str | None = field(default_factory=lambda: os.environ.get("SPELTAFEL_GATEWAY_SECRET") or None)
 
     @classmethod
     def from_env(cls) -> Settings:

@@ -13,13 +13,16 @@ QUEUES = ("games", "matchmaking", "questions", "ratings", "bots")
 
 # event type -> (queue, job function) of every consumer
 ROUTES: dict[str, tuple[tuple[str, str], ...]] = {
+    # questions: the game's last question is no longer in play (practice may serve and grade it again)
     "GameFinished": (
         ("ratings", "services.ratings.entrypoints.jobs.handle_message"),
         ("matchmaking", "services.matchmaking.entrypoints.jobs.handle_message"),
+        ("questions", "services.questions.entrypoints.jobs.handle_message"),
     ),
     "GameAborted": (
         ("ratings", "services.ratings.entrypoints.jobs.handle_message"),
         ("matchmaking", "services.matchmaking.entrypoints.jobs.handle_message"),
+        ("questions", "services.questions.entrypoints.jobs.handle_message"),
     ),
     "GameVoided": (("ratings", "services.ratings.entrypoints.jobs.handle_message"),),
     "CreateGameRequested": (("games", "services.games.entrypoints.jobs.handle_message"),),

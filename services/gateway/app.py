@@ -23,13 +23,14 @@ from werkzeug.http import is_hop_by_hop_header
 from werkzeug.wsgi import ClosingIterator
 
 from services.gateway.openapi import combine
+from shared.config import GATEWAY_HEADER
 from shared.web.problems import from_http_exception, problem_response
 
 RETRY_AFTER_SECONDS = 5
 CONNECT_TIMEOUT = 5.0
 READ_TIMEOUT = 3600.0  # between two reads; a live stream stays open this long without a byte
 MAX_BODY_BYTES = 2 << 20
-_DROP_REQUEST = {"host", "content-length"}
+_DROP_REQUEST = {"host", "content-length", GATEWAY_HEADER.lower()}  # a client's own secret header goes no further
 _DROP_RESPONSE = {"content-length", "transfer-encoding"}
 # the games service's live streams, served by the stream gateway (`speltafel streams`) when one is given
 STREAM_PATH = re.compile(r"v1/games/[^/]+/events/stream")
@@ -44,14 +45,17 @@ def _swagger_assets() -> Path:
 
 
 def create_gateway_app(upstreams: Mapping[str, str], web_root: Path = WEB_ROOT, streams: str | None = None,
-                       max_streams: int | None = None) -> Flask:
+                       max_streams: int | None = None, forward_secret: str | None = None) -> Flask:
     """``upstreams``: ``{service: its base URL}``; ``/<service>/...`` is forwarded there. ``web_root``: the
     web client's static files (``services/web/static``), served at ``/`` with its ``js``, ``css``,
     ``vendor``, ``img`` and ``dev`` (the renderers' example pages) folders. ``streams``: the stream
     gateway's base URL; ``/games/v1/games/<id>/events/stream`` goes there instead of to the games service.
     ``max_streams``: live streams forwarded at once (each holds one of this WSGI server's threads for its
     life); one more is a 503 with ``Retry-After`` naming the stream gateway, so the threads left keep
-    answering everything else (None: no limit)."""
+    answering everything else (None: no limit). ``forward_secret``: sent with every forwarded request in
+    ``X-Speltafel-Gateway``, so the services (given the same ``SPELTAFEL_GATEWAY_SECRET``) trust this
+    gateway's ``X-Forwarded-For`` (the address it sees appended) and no one else's: each client address
+    behind it gets its own rate-limit bucket."""
     upstreams = {name: url.rstrip("/") for name, url in upstreams.items()}
     streams = streams.rstrip("/") if streams else None
     app = Flask("gateway")
@@ -173,6 +177,8 @@ def create_gateway_app(upstreams: Mapping[str, str], web_root: Path = WEB_ROOT, 
         headers["X-Forwarded-Host"] = request.host
         headers["X-Forwarded-Proto"] = request.scheme
         headers["X-Forwarded-Prefix"] = f"/{service}"
+        if forward_secret:
+            headers[GATEWAY_HEADER] = forward_secret
         try:
             answer = http.request(request.method, url, data=request.get_data(), headers=headers, stream=True,
                                   allow_redirects=False, timeout=(CONNECT_TIMEOUT, READ_TIMEOUT))

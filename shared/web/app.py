@@ -3,6 +3,7 @@ problem+json errors from one handler, /healthz, /readyz and /metrics."""
 
 from __future__ import annotations
 
+import hmac
 import http
 import json
 import logging
@@ -24,7 +25,7 @@ from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from shared.config import Settings
+from shared.config import GATEWAY_HEADER, Settings
 from shared.db import recheck_pools
 from shared.errors import ServiceError
 from shared.web import ratelimit, roles
@@ -126,13 +127,40 @@ class ProblemMediaTypePlugin(BasePlugin):
                     response["content"] = {PROBLEM_MEDIA_TYPE: {"schema": ref}}
 
 
+class TrustedGateway:
+    """WSGI middleware: the client address is the last ``X-Forwarded-For`` entry only for a request that
+    carries ``make run``'s gateway secret in ``X-Speltafel-Gateway`` (the gateway appends the address it
+    sees); any other request keeps its own peer address, so a client talking to a service's own port
+    cannot name another address. The header goes no further than this."""
+
+    def __init__(self, app: Any, secret: str) -> None:
+        self.app, self.secret = app, secret.encode()
+        self.proxied = ProxyFix(app, x_for=1)
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
+        given = environ.pop("HTTP_" + GATEWAY_HEADER.upper().replace("-", "_"), "")
+        if given and hmac.compare_digest(given.encode("latin-1"), self.secret):
+            return self.proxied(environ, start_response)
+        return self.app(environ, start_response)
+
+
+class SchemaExtrasPlugin(BasePlugin):
+    """apispec plugin: a marshmallow schema's ``OPENAPI_EXTRAS`` (JSON Schema keywords marshmallow has no
+    field for, such as a ``oneOf`` between two alternative fields) are added to its component."""
+
+    def schema_helper(self, name: str, definition: dict[str, Any], **kwargs: Any) -> dict[str, Any] | None:
+        extras = getattr(kwargs.get("schema"), "OPENAPI_EXTRAS", None)
+        return dict(extras) if isinstance(extras, dict) else None
+
+
 class ProblemApi(Api):
     ERROR_SCHEMA = ProblemSchema
 
     def _init_spec(self, *args: Any, extra_plugins: Any = None, marshmallow_plugin: Any = None,
                    **kwargs: Any) -> None:
         marshmallow = marshmallow_plugin or MarshmallowPlugin()
-        plugins = [*(extra_plugins or ()), ProblemMediaTypePlugin(marshmallow, self.ERROR_SCHEMA)]
+        plugins = [*(extra_plugins or ()), SchemaExtrasPlugin(), ratelimit.TokenFailureDocPlugin(),
+                   ProblemMediaTypePlugin(marshmallow, self.ERROR_SCHEMA)]
         super()._init_spec(
             *args, extra_plugins=plugins, marshmallow_plugin=marshmallow, **kwargs
         )
@@ -260,6 +288,8 @@ def create_service_app(
     ratelimit.install(app, ratelimit.Limiter.build(settings.rate_limits, settings.redis_url, service))
     if settings.proxy_hops:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=settings.proxy_hops)  # type: ignore[method-assign]
+    if settings.gateway_secret:
+        app.wsgi_app = TrustedGateway(app.wsgi_app, settings.gateway_secret)  # type: ignore[method-assign]
     if settings.cors_origins:
         CORS(
             app,

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from apispec import BasePlugin
 from flask import Flask, current_app, request
 from flask_smorest import Blueprint
 from limits import RateLimitItem, parse_many
@@ -116,3 +117,29 @@ def rate_limited(blueprint: Blueprint, kind: str, key: Callable[[], str | None] 
         return documented
 
     return decorate
+
+
+WRITE_METHODS = frozenset({"post", "put", "patch", "delete"})
+UNAUTHORIZED_DOC = {"description": "the bearer token is not valid (or missing where one is required)"}
+
+
+class TokenFailureDocPlugin(BasePlugin):
+    """apispec plugin: every operation that reads the bearer token documents the token-failure 429 (with
+    ``Retry-After``), and every bearer-authenticated one the 401. An operation reads the token when it is
+    documented with ``bearerAuth`` security, or when it is a write: the role-token check at the door
+    (``shared.web.roles``) looks at a token sent to any write, except one marked ``x-reads-only``."""
+
+    def operation_helper(self, path: str | None = None, operations: dict[str, Any] | None = None,
+                         **kwargs: Any) -> None:
+        for method, operation in (operations or {}).items():
+            if not isinstance(operation, dict):
+                continue
+            responses = operation.setdefault("responses", {})
+            bearer = any("bearerAuth" in s for s in operation.get("security") or [])
+            writes = method.lower() in WRITE_METHODS and not operation.get("x-reads-only")
+            if bearer and "401" not in responses and 401 not in responses:
+                responses["401"] = dict(UNAUTHORIZED_DOC)
+            if (bearer or writes) and "429" not in responses and 429 not in responses:
+                responses["429"] = {**RATE_LIMITED_DOC, "description": "rate limited (too many requests, or too "
+                                    "many unknown bearer tokens from this address): wait `Retry-After` seconds "
+                                    "(limits: README, Rate limits)"}

@@ -6,13 +6,16 @@ from __future__ import annotations
 
 import csv
 import dataclasses
+import importlib
 import io
+import re
 import uuid
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 import requests
+import requests.adapters
 
 from shared.config import RateLimits
 from tests.e2e.conftest import ADMIN, Server, settings_for
@@ -197,14 +200,22 @@ def test_a_pack_csv_with_a_200_kb_field_is_422_naming_the_line_and_imports_nothi
 # -- item 8: rate limits ------------------------------------------------------------------------------
 
 
-def limited_games_app(database_url: str, redis_url: str, **limits: str) -> Any:
-    from services.games.bootstrap import create_app
-    from services.games.engines.registry import default_registry
-
+def limited_app(service: str, database_url: str, redis_url: str, gateway_secret: str | None = None,
+                **limits: str) -> Any:
     settings = dataclasses.replace(
-        settings_for(database_url, redis_url), rate_limits=dataclasses.replace(RateLimits(), enabled=True, **limits)
+        settings_for(database_url, redis_url), rate_limits=dataclasses.replace(RateLimits(), enabled=True, **limits),
+        gateway_secret=gateway_secret,
     )
-    return create_app(settings, default_registry("tests.support.diceduel:DiceDuel"))
+    if service == "games":
+        from services.games.bootstrap import create_app
+        from services.games.engines.registry import default_registry
+
+        return create_app(settings, default_registry("tests.support.diceduel:DiceDuel"))
+    return importlib.import_module(f"services.{service}.bootstrap").create_app(settings)
+
+
+def limited_games_app(database_url: str, redis_url: str, **limits: str) -> Any:
+    return limited_app("games", database_url, redis_url, **limits)
 
 
 def assert_429(response: Any) -> None:
@@ -249,10 +260,145 @@ def test_moves_beyond_the_per_player_limit_are_429_and_other_players_still_move(
     assert move(tokens[1]).status_code == 404  # the limit is per player, not per address
 
 
-def test_rate_limited_endpoints_document_429(apps: dict[str, Any]) -> None:
-    spec = apps["games"].test_client().get("/openapi.json").get_json()
-    assert "429" in spec["paths"]["/v1/players"]["post"]["responses"]
-    assert "429" in spec["paths"]["/v1/games/{game_id}/moves"]["post"]["responses"]
+WRITES = ("post", "put", "patch", "delete")
+
+
+def operations(spec: dict[str, Any]) -> Iterator[tuple[str, str, dict[str, Any]]]:
+    for path, item in spec["paths"].items():
+        for method, op in item.items():
+            if method in ("get", *WRITES):
+                yield path, method, op
+
+
+def reads_the_token(method: str, op: dict[str, Any]) -> bool:
+    """A bearer-authenticated operation, or a write (every write's role-token check reads a token sent,
+    unless the write only computes an answer: ``x-reads-only``)."""
+    writes = method in WRITES and not op.get("x-reads-only")
+    return writes or any("bearerAuth" in s for s in op.get("security") or [])
+
+
+@pytest.mark.parametrize("service", SERVICES)
+def test_rate_limited_endpoints_document_429(apps: dict[str, Any], service: str) -> None:
+    """Registration and moves have limits of their own; a token failure can be a 429 on every operation
+    that reads the bearer token, in every service: each documents 429 (problem+json with Retry-After), and
+    each bearer-authenticated one 401."""
+    spec = apps[service].test_client().get("/openapi.json").get_json()
+    if service == "games":
+        assert "429" in spec["paths"]["/v1/players"]["post"]["responses"]
+        assert "429" in spec["paths"]["/v1/games/{game_id}/moves"]["post"]["responses"]
+    missing = []
+    for path, method, op in operations(spec):
+        if not reads_the_token(method, op):
+            continue
+        answer = op["responses"].get("429")
+        if answer is None or PROBLEM not in answer.get("content", {}) or "Retry-After" not in answer.get("headers", {}):
+            missing.append(f"{method.upper()} {path}: 429")
+        if op.get("security") and "401" not in op["responses"]:
+            missing.append(f"{method.upper()} {path}: 401")
+    assert missing == [], missing
+
+
+def _filled(path: str) -> str:
+    """A path template with a value in every parameter (ints for the int converters' names)."""
+    ints = {"seat", "version", "round_no", "table_no"}
+    return re.sub(r"\{([^}]+)\}", lambda m: "1" if m.group(1) in ints else str(uuid.uuid4()), path)
+
+
+@pytest.mark.parametrize("service", ["games", "matchmaking", "questions"])  # ratings reads no token
+def test_every_operation_that_answers_a_token_failure_429_documents_it(
+    database_url: str, redis_url: str, service: str
+) -> None:
+    """Once one address is over its token-failure limit, every operation that looks at the token answers it
+    429: each of them is documented with 429 (the documentation is checked against the service itself)."""
+    client = limited_app(service, database_url, redis_url, token_failures="1/minute").test_client()
+    spec = client.get("/openapi.json").get_json()
+    bad = {"Authorization": "Bearer not-a-token"}
+    first = next((p, m) for p, m, op in operations(spec) if op.get("security") and m == "get")
+    assert_problem(client.get(_filled(first[0]), headers=bad), 401, "Authorization")
+    limited, undocumented = [], []
+    for path, method, op in operations(spec):
+        if path.endswith(("/stream", "/tick")):
+            continue  # a live stream stays open; the matching tick is admin-only and does work
+        got = client.open(_filled(path), method=method.upper(), headers=bad, json={} if method in WRITES else None)
+        if got.status_code == 429:
+            limited.append(f"{method.upper()} {path}")
+            assert_429(got)
+            if "429" not in op["responses"]:
+                undocumented.append(f"{method.upper()} {path}")
+    print(f"{service}: {len(limited)} operations answered 429 to a bad token once over the limit")
+    assert limited and undocumented == [], undocumented
+
+
+@pytest.mark.parametrize(
+    ("service", "method", "path"),
+    [("matchmaking", "POST", "/v1/tickets"), ("questions", "GET", "/v1/packs"), ("questions", "POST", "/v1/packs")],
+)
+def test_token_failures_are_429_on_the_other_services_too(
+    database_url: str, redis_url: str, service: str, method: str, path: str
+) -> None:
+    client = limited_app(service, database_url, redis_url, token_failures="3/minute").test_client()
+    bad = {"Authorization": "Bearer not-a-token"}
+    answers = [client.open(path, method=method, headers=bad, json={} if method == "POST" else None)
+               for _ in range(4)]
+    assert all(a.status_code != 429 for a in answers[:3]), [a.status_code for a in answers]
+    assert_429(answers[3])
+    # another address is not limited by this one's failures
+    other = client.open(path, method=method, headers=bad, json={} if method == "POST" else None,
+                        environ_base={"REMOTE_ADDR": "10.9.8.7"})
+    assert other.status_code != 429
+
+
+def session_from(address: str) -> requests.Session:
+    """A client whose connections leave from ``address`` (any 127.x.y.z reaches a server on 127.0.0.1)."""
+    session = requests.Session()
+
+    class FromAddress(requests.adapters.HTTPAdapter):
+        def init_poolmanager(self, *args: Any, **kwargs: Any) -> None:
+            kwargs["source_address"] = (address, 0)
+            super().init_poolmanager(*args, **kwargs)
+
+    session.mount("http://", FromAddress())
+    return session
+
+
+SECRET = "the-runs-gateway-secret"
+
+
+@pytest.fixture
+def gateway_and_games(database_url: str, redis_url: str) -> Iterator[tuple[str, str]]:
+    """`make run`'s arrangement: the games service (2 registrations a minute per client address) behind the
+    gateway, which proves itself to the services with the run's gateway secret."""
+    from services.gateway.app import create_gateway_app
+
+    games = Server(limited_app("games", database_url, redis_url, gateway_secret=SECRET, register="2/minute"))
+    gateway = Server(create_gateway_app({"games": games.url}, forward_secret=SECRET))
+    yield gateway.url, games.url
+    gateway.stop()
+    games.stop()
+
+
+def test_clients_at_two_addresses_through_the_gateway_have_a_bucket_each(gateway_and_games: tuple[str, str]) -> None:
+    gateway, _ = gateway_and_games
+    anna, bram = session_from("127.0.0.2"), session_from("127.0.0.3")
+
+    def register(client: requests.Session, name: str) -> requests.Response:
+        return client.post(gateway + "/games/v1/players", json={"display_name": name}, timeout=10)
+
+    assert [register(anna, f"anna{n}").status_code for n in range(2)] == [201, 201]
+    over = register(anna, "anna2")
+    assert over.status_code == 429 and int(over.headers["Retry-After"]) >= 1, over.text
+    assert register(bram, "bram").status_code == 201, "a client at another address shares the first one's bucket"
+
+
+def test_a_forged_x_forwarded_for_without_the_gateway_secret_is_ignored(gateway_and_games: tuple[str, str]) -> None:
+    """Straight to the service's own port, X-Forwarded-For is the client's word: not trusted, so a client
+    cannot get a fresh bucket per request by naming another address (nor with a guessed secret)."""
+    _, games = gateway_and_games
+    client = session_from("127.0.0.4")
+    codes = [client.post(games + "/v1/players", json={"display_name": f"f{n}"}, timeout=10,
+                         headers={"X-Forwarded-For": f"10.0.0.{n}", "X-Speltafel-Gateway": "a guess"}).status_code
+             for n in range(3)]
+    assert codes == [201, 201, 429]
 
 
 # -- issue 15 item 1: CORS --------------------------------------------------------------------------------

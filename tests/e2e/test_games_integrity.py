@@ -12,7 +12,7 @@ import subprocess
 import sys
 import threading
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -246,7 +246,9 @@ def kl_secret(s: KlapperState, seat: int | None) -> set[str]:
 
 
 GAMES: dict[str, tuple[int, dict[str, Any], Callable[[Any], bool] | None, Secret]] = {
-    # game: players, options, when to resign (None: play to the end), what stays hidden
+    # game (a label after a space: another run of it): players, options, when to resign (None: played to
+    # its natural end; Paardenkoppen's one round ends by the rules, leaving the R12 leftover hands. A game
+    # of several deals is not: a card hidden at its end may have been played openly in an earlier deal)
     "paardenkoppen": (3, {"rounds": 1}, None, pk_secret),
     "hoppaa": (2, {}, lambda s: bool(s.discards) and all(d is not None for d in s.discards), hp_secret),
     "roparun": (2, {}, lambda s: len(s.discard_down) >= 2, rr_secret),
@@ -254,10 +256,22 @@ GAMES: dict[str, tuple[int, dict[str, Any], Callable[[Any], bool] | None, Secret
 }
 
 
-def play(games_url: str, game_type: str) -> tuple[str, list[Client], Table, set[str]]:
-    """A finished game of ``game_type`` (random legal moves, resigning once hidden places are filled),
-    and every card seat 0 knew at some point (its own hands and discards)."""
-    num_players, options, resign_when, secret_of = GAMES[game_type]
+@pytest.fixture
+def streams_url(database_url: str, redis_url: str) -> Iterator[str]:
+    """The stream gateway (`speltafel streams`) beside the games service, on the same database."""
+    from services.games.bootstrap import create_streams
+    from tests.support.streams import StreamServer
+
+    server = StreamServer(create_streams(settings_for(database_url, redis_url), REGISTRY))
+    yield server.url
+    server.stop()
+
+
+def play(games_url: str, label: str) -> tuple[str, list[Client], Table, set[str]]:
+    """A finished game of ``label``'s game type (random legal moves, resigning once hidden places are
+    filled, or to its natural end), and every card seat 0 knew at some point (its own hands and discards)."""
+    num_players, options, resign_when, secret_of = GAMES[label]
+    game_type = label.split(" ")[0]
     known_to_seat0: set[str] = set()
     engine = REGISTRY.get(game_type)
     admin = Client(games_url, ADMIN)
@@ -268,12 +282,12 @@ def play(games_url: str, game_type: str) -> tuple[str, list[Client], Table, set[
             "game_type": game_type,
             "seats": [c.player_id for c in seats],
             "options": options,
-            "seed": hashlib.sha256(game_type.encode()).hexdigest(),
+            "seed": hashlib.sha256(label.encode()).hexdigest(),
         },
     )
     assert r.status_code == 201, r.text
     game_id = r.json()["id"]
-    chooser = random.Random(game_type)
+    chooser = random.Random(label)
     mirror, mirrored = Table(game_id), 0
     for _ in range(3000):
         for event in admin.get(f"/v1/games/{game_id}/events", params={"after": mirrored}).json()["events"]:
@@ -293,11 +307,16 @@ def play(games_url: str, game_type: str) -> tuple[str, list[Client], Table, set[
         answer = seats[seat].post(f"/v1/games/{game_id}/moves", {"move": move, "expected_version": mirror.version})
         assert answer.status_code == 201, answer.text
     assert mirror.status == "finished"
+    if resign_when is None:  # played to the end: nobody resigned
+        assert mirror.progress is not None and not any(
+            e["type"] == "PlayerResigned" for e in admin.get(f"/v1/games/{game_id}/events").json()["events"])
     return game_id, seats, mirror, known_to_seat0
 
 
-def everything_seen_by(client: Client | None, games_url: str, game_id: str, version: int) -> dict[str, str]:
-    """What one caller gets from every endpoint that shows a game (no client: anonymous)."""
+def everything_seen_by(client: Client | None, games_url: str, game_id: str, version: int,
+                       streams_url: str) -> dict[str, str]:
+    """What one caller gets from every endpoint that shows a game (no client: anonymous), the live stream
+    from the games service and from the stream gateway, as SSE and as NDJSON."""
     http = client.http if client is not None else requests.Session()
     base = f"{games_url}/v1/games/{game_id}"
     seen = {
@@ -306,8 +325,12 @@ def everything_seen_by(client: Client | None, games_url: str, game_id: str, vers
     }
     for v in range(1, version + 1):
         seen[f"state?version={v}"] = http.get(f"{base}/state", params={"version": v}, timeout=30).text
-    with http.get(f"{base}/events/stream", params={"timeout": 2}, stream=True, timeout=30) as r:
-        seen["stream"] = r.raw.read().decode()
+    for server, url in (("games", base), ("stream gateway", f"{streams_url}/v1/games/{game_id}")):
+        for accept in ("text/event-stream", "application/x-ndjson"):
+            with http.get(f"{url}/events/stream", params={"timeout": 2}, headers={"Accept": accept}, stream=True,
+                          timeout=30) as r:
+                assert r.status_code == 200, r.text
+                seen[f"stream {accept} ({server})"] = r.raw.read().decode()
     return seen
 
 
@@ -316,22 +339,23 @@ def leaks(secret: set[str], seen: dict[str, str]) -> dict[str, list[str]]:
     return {where: cards for where, cards in found.items() if cards}
 
 
-@pytest.mark.parametrize("game_type", list(GAMES))
+@pytest.mark.parametrize("label", list(GAMES))
 def test_after_the_end_what_the_rules_never_reveal_stays_hidden(
-    games_url: str, tmp_path: Path, game_type: str
+    games_url: str, streams_url: str, tmp_path: Path, label: str
 ) -> None:
     """PK R12 leftover hands, HP-R21 discards and reserve, RR-13 / R29 face-down discards and stock, KL-44
     dead hand: after the end, anonymous callers and spectators get none of them from the view, the events,
     the live stream or state?version=N; deal shuffles stay redacted; a player of the game sees its own
     cards; the export (players and admins only) still carries everything and verifies."""
-    game_id, seats, final, known_to_seat0 = play(games_url, game_type)
-    secret_of = GAMES[game_type][3]
+    game_id, seats, final, known_to_seat0 = play(games_url, label)
+    game_type = label.split(" ")[0]
+    secret_of = GAMES[label][3]
     assert final.progress is not None
     secret = secret_of(final.progress.state, None)
     assert secret, "the game left cards in hidden places"
     spectator = register(games_url, "watcher")
     for who, client in (("anonymous", None), ("spectator", spectator)):
-        seen = everything_seen_by(client, games_url, game_id, final.version)
+        seen = everything_seen_by(client, games_url, game_id, final.version, streams_url)
         assert not leaks(secret, seen), f"{who} sees {leaks(secret, seen)}"
         events = json.loads(seen["events"])["events"]
         deals = [e for e in events if e["type"] == "ChanceResolved" and e["payload"]["purpose"] == "deal"]
@@ -340,7 +364,7 @@ def test_after_the_end_what_the_rules_never_reveal_stays_hidden(
 
     # a player of the game: its own cards (also those it discarded), nobody else's
     others = secret_of(final.progress.state, 0) - known_to_seat0
-    seen = everything_seen_by(seats[0], games_url, game_id, final.version)
+    seen = everything_seen_by(seats[0], games_url, game_id, final.version, streams_url)
     assert not leaks(others, seen), f"seat 0 sees {leaks(others, seen)}"
     own = secret - secret_of(final.progress.state, 0)  # what seat 0 holds (HopPaa: and its discard) now
     assert all(json.dumps(c) in seen["view"] for c in own), "a player sees its own cards after the end"

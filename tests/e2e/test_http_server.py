@@ -208,10 +208,31 @@ def test_the_compose_proxy_survives_200_slow_body_clients_and_answers_its_own_er
     finally:
         for s in slow:
             s.close()
-    status, headers, body = raw_exchange(base, b"GET /games/healthz HTTP/1.1\r\nHost: x\r\nX-Big: "
-                                         + b"a" * 40_000 + b"\r\n\r\n")
-    assert status == 400 and headers["content-type"].startswith("application/problem+json"), body[:300]
-    assert json.loads(body)["title"] == "Request Header Fields Too Large"
     big = requests.post(proxied_games + "/v1/players", data=b"x" * (3 << 20), timeout=10,
                         headers={"Content-Type": "application/json"})
     assert big.status_code == 413 and big.headers["Content-Type"].startswith("application/problem+json")
+    assert big.json()["status"] == 413
+    # matchmaking is not running behind this proxy: nginx's own 502, with its status in the body too
+    down = requests.get(proxied_games.removesuffix("/games") + "/matchmaking/healthz", timeout=10)
+    assert (down.status_code, down.headers["Content-Type"]) == (502, "application/problem+json"), down.text
+    assert down.json()["status"] == 502 and down.headers["Retry-After"] == "5"
+
+
+@pytest.mark.parametrize(
+    ("payload", "status", "title"),
+    [
+        (b"NOT A REQUEST LINE\r\n\r\n", 400, "Bad Request"),
+        (b"GET /games/v1/games?q=" + b"a" * 40_000 + b" HTTP/1.1\r\nHost: x\r\n\r\n", 414, "URI Too Long"),
+        (b"GET /games/healthz HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 40_000 + b"\r\n\r\n", 431,
+         "Request Header Fields Too Large"),
+    ],
+    ids=["bad-request-line", "url-too-long", "header-too-large"],
+)
+def test_the_compose_proxys_own_refusals_are_problem_json_with_their_status(
+    proxied_games: str, payload: bytes, status: int, title: str,
+) -> None:
+    """nginx's own 400/414/494 answers: the status line and the body's `status` agree, as problem+json."""
+    got, headers, body = raw_exchange(proxied_games.removesuffix("/games"), payload)
+    assert (got, headers.get("content-type", "")) == (status, "application/problem+json"), body[:300]
+    problem = json.loads(body)
+    assert (problem["status"], problem["title"]) == (status, title), problem

@@ -29,7 +29,7 @@ from services.cli import SERVICES
 from tests.conftest import redis_db
 from tests.e2e.conftest import ADMIN
 from tests.support.infra import redis_test_url
-from tests.support.platform import Platform, free_port, platform_for
+from tests.support.platform import Platform, free_port, platform_for, running_platform
 
 pytestmark = pytest.mark.e2e
 ROOT = Path(__file__).resolve().parents[2]
@@ -271,3 +271,27 @@ def test_ctrl_c_while_starting_up_prints_no_traceback(test_database, backends, t
     for port in ports.values():
         with pytest.raises(OSError), socket.create_connection(("127.0.0.1", port), timeout=1):
             pass
+
+
+def test_clients_at_two_addresses_through_the_base_url_are_rate_limited_apart(  # type: ignore[no-untyped-def]
+    test_database, backends, tmp_path: Path
+) -> None:
+    """`make run` gives the gateway and the services one secret per run: the services take the client address
+    from the gateway's X-Forwarded-For (so two clients behind the base URL do not share a bucket), and from
+    no one else's (a forged header straight to a service's own port changes nothing)."""
+    from tests.e2e.test_front_door import session_from
+
+    with running_platform(test_database.url, redis_test_url(backends.redis_url, redis_db()), ADMIN, tmp_path,
+                          RATE_LIMITS="on", RATE_LIMIT_REGISTER="2/minute") as limited:
+        anna, bram, carla = (session_from(f"127.0.0.{n}") for n in (2, 3, 4))
+
+        def register(client: requests.Session, base: str, name: str, **headers: str) -> int:
+            return client.post(f"{base}/v1/players", json={"display_name": name}, headers=headers,
+                               timeout=30).status_code
+
+        through = limited.base + "/games"
+        assert [register(anna, through, f"anna{n}") for n in range(3)] == [201, 201, 429]
+        assert register(bram, through, "bram") == 201
+        direct = limited.direct["games"]
+        assert [register(carla, direct, f"carla{n}", **{"X-Forwarded-For": f"10.1.1.{n}"}) for n in range(3)] \
+            == [201, 201, 429]

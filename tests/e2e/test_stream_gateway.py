@@ -26,8 +26,9 @@ from services.games.bootstrap import create_app as create_games_app
 from services.games.bootstrap import create_streams
 from services.games.engines.registry import default_registry
 from services.gateway.app import create_gateway_app
+from shared.errors import problem_for_status
 from tests.e2e.conftest import ADMIN, Client, Server, register, settings_for
-from tests.e2e.test_http_server import free_port, served_games  # noqa: F401 - the fixture
+from tests.e2e.test_http_server import free_port, raw_exchange, served_games  # noqa: F401 - the fixture
 from tests.e2e.test_live_streams import NDJSON, Reader
 from tests.support.processes import stop_group, wait_until_healthy
 from tests.support.streams import StreamServer
@@ -350,3 +351,30 @@ def test_the_streams_process_serves_lines_live_and_frees_a_leaving_clients_subsc
         wait_for(lambda: subscribers() == 0, "the stream's subscription outlived its client")
     finally:
         redis.close()
+
+
+@pytest.mark.parametrize(
+    ("payload", "status"),
+    [
+        (b"NOT A REQUEST LINE\r\n\r\n", 400),
+        (b"GET /v1/games/x/events/stream?q=" + b"a" * 20_000 + b" HTTP/1.1\r\nHost: x\r\n\r\n", 414),
+        (b"GET /v1/games/x/events/stream HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 20_000 + b"\r\n\r\n", 431),
+        (b"GET /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\nhello", 400),
+    ],
+    ids=["bad-request-line", "url-too-long", "header-too-large", "two-content-lengths"],
+)
+def test_the_stream_gateways_own_refusals_are_problem_json_and_log_no_traceback(
+    diceduel_env: None, served_streams: str, tmp_path: Path, payload: bytes, status: int,
+) -> None:
+    """aiohttp's parser refusals (not the app's): problem+json with the matching status, one log line
+    each and no traceback; the limits are nginx's (16 KiB), so a request the proxy passes on passes here."""
+    got, headers, body = raw_exchange(served_streams, payload)
+    assert (got, headers.get("content-type")) == (status, "application/problem+json"), body[:300]
+    problem = json.loads(body)
+    assert (problem["status"], problem["type"].rsplit("/", 1)[1]) == (status, problem_for_status(status)), problem
+    # a URL and a header just under the limits are served (the stream's own 404 / the health check)
+    under, _, _ = raw_exchange(served_streams, b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 16_000
+                               + b"\r\nConnection: close\r\n\r\n")
+    assert under == 200
+    log = (tmp_path / "streams.log").read_text()
+    assert "Traceback" not in log and "Error handling request" not in log, log[-2000:]

@@ -102,8 +102,8 @@ def descendants(pid: int, depth: int = 99) -> dict[int, str]:
 
 class Stack:
     """The real stack as ``make run`` starts it: ``python -m services.cli run`` (the launcher migrates and
-    starts the four gunicorn services, one RQ worker per queue, the outbox relay and the matchmaking
-    ticker) against our private PostgreSQL and Redis."""
+    starts the four services, each under waitress by ``speltafel serve``, one RQ worker per queue, the
+    outbox relay, the tickers, the stream gateway and the gateway) against our private PostgreSQL and Redis."""
 
     def __init__(self, root: Path, pg: PrivatePostgres, redis: PrivateRedis) -> None:
         self.root, self.pg, self.redis = root, pg, redis

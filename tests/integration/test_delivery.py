@@ -30,7 +30,7 @@ from shared import outbox
 from shared.db import make_pool
 from shared.eventstore.model import NewEvent, OutboxMessage
 from shared.eventstore.postgres import PostgresEventStore
-from shared.messages import outbox_for
+from shared.messages import ROUTES, outbox_for
 from tests.support.servers import PrivateRedis
 from tests.unit.ratings.factories import envelope, finished
 
@@ -39,6 +39,10 @@ pytestmark = pytest.mark.integration
 ROOT = Path(__file__).resolve().parents[2]
 HOLD = "tests.support.jobs.hold_first_run_then_rate"
 FLAKY = "tests.support.jobs.rate_unless_database_down"
+
+
+CONSUMERS = len(ROUTES["GameFinished"])  # ratings, matchmaking, questions
+QUEUES = tuple(queue for queue, _ in ROUTES["GameFinished"])
 
 
 def query(database_url: str, sql: str, *args: Any) -> list[tuple[Any, ...]]:
@@ -102,7 +106,7 @@ def test_a_relay_failure_records_attempts_and_last_error(pool: ConnectionPool, e
         with pytest.raises(Exception):  # noqa: B017 - the Redis connection error
             outbox.relay_once(pool, "games", down)
     rows = query(database_url, "SELECT attempts, last_error, dispatched_at FROM games.outbox")
-    assert len(rows) == 2  # one per consumer (ratings, matchmaking)
+    assert len(rows) == CONSUMERS  # one per consumer (ratings, matchmaking, questions)
     for attempts, last_error, dispatched_at in rows:
         assert attempts == 2 and dispatched_at is None
         assert last_error and "127.0.0.1:1" in last_error
@@ -122,7 +126,7 @@ def test_a_job_whose_first_run_loses_its_database_connection_is_retried_and_rate
     query(database_url, "SELECT pg_terminate_backend(%s)", pid)
     body = new_game()
     publish(pool, body)
-    assert outbox.relay_once(pool, "games", redis_client) == 2
+    assert outbox.relay_once(pool, "games", redis_client) == CONSUMERS
     work(redis_client, "ratings", until=lambda: len(games_played(database_url)) == 2)
     assert games_played(database_url) == {p: 1 for p in body["players"]}
     job = Job.fetch(f"games-outbox-{_row_id(database_url, 'ratings')}", connection=redis_client)
@@ -207,18 +211,18 @@ def test_after_redis_lost_its_data_the_relay_resends_and_every_game_is_rated_onc
     bodies = [new_game() for _ in range(6)]
     for body in bodies:
         publish(pool, body)
-    assert outbox.relay_once(pool, "games", redis) == 12  # ratings and matchmaking each
+    assert outbox.relay_once(pool, "games", redis) == 6 * CONSUMERS  # ratings, matchmaking and questions each
     SimpleWorker([Queue("ratings", connection=redis)], connection=redis).work(burst=True, max_jobs=3)
     assert len(games_played(database_url)) == 6  # three games rated before the crash
     own_redis.restart()  # a Redis without persistence comes back empty
     redis = Redis.from_url(own_redis.url)
     assert Queue("ratings", connection=redis).count == 0
     resent = outbox.reconcile_once(pool, "games", redis)
-    assert resent.resent == 12 and resent.confirmed == 0
-    work(redis, "ratings", "matchmaking")
-    for name in ("ratings", "matchmaking"):
+    assert resent.resent == 6 * CONSUMERS and resent.confirmed == 0
+    work(redis, *QUEUES)
+    for name in QUEUES:
         assert Queue(name, connection=redis).failed_job_registry.count == 0
-    assert outbox.reconcile_once(pool, "games", redis).confirmed == 12
+    assert outbox.reconcile_once(pool, "games", redis).confirmed == 6 * CONSUMERS
     assert outbox.outbox_stats(pool, "games")["outbox_unconfirmed"] == 0
     assert games_played(database_url) == {p: 1 for body in bodies for p in body["players"]}
     assert query(database_url, "SELECT count(*) FROM ratings.history")[0][0] == 12
@@ -252,6 +256,29 @@ def test_metrics_show_outbox_lag_unconfirmed_rows_and_failed_jobs(
     assert gauge("outbox_unconfirmed") == 1
     assert gauge("outbox_oldest_seconds") >= 0
     assert gauge("outbox_failing") == 0
+
+
+def test_metrics_show_a_failing_relay(pool: ConnectionPool, env: pytest.MonkeyPatch, database_url: str) -> None:
+    """A relay attempt that Redis refused is visible in /metrics (outbox_failing), and no longer once it went
+    through."""
+    from services.ratings.bootstrap import create_app
+
+    with psycopg.connect(database_url) as conn:
+        conn.execute("INSERT INTO ratings.outbox (queue, job, message) VALUES ('games', 'x.y', '{}')")
+    down = Redis.from_url("redis://127.0.0.1:1/0", socket_connect_timeout=0.2)
+    with pytest.raises(Exception):  # noqa: B017 - the Redis connection error
+        outbox.relay_once(pool, "ratings", down)
+    app = create_app()
+
+    def gauge(name: str) -> float:
+        body = app.test_client().get("/metrics").get_data(as_text=True)
+        match = re.search(rf'speltafel_gauge\{{name="{name}",service="ratings"\}} (\S+)', body)
+        assert match, f"{name} missing from /metrics: {body[-800:]}"
+        return float(match.group(1))
+
+    assert (gauge("outbox_failing"), gauge("outbox_pending")) == (1, 1)
+    assert outbox.relay_once(pool, "ratings", Redis.from_url(os.environ["REDIS_URL"])) == 1
+    assert (gauge("outbox_failing"), gauge("outbox_pending")) == (0, 0)
 
 
 def test_the_embedded_redis_keeps_an_append_only_file_synced_every_second(tmp_path: Path) -> None:
@@ -290,13 +317,13 @@ def test_the_running_relay_delivers_again_what_a_restarted_redis_lost(
             time.sleep(0.05)
         own_redis.restart()  # every dispatched job is gone
         want = {p: 1 for body in bodies for p in body["players"]}
-        work(redis, "ratings", "matchmaking", until=lambda: games_played(database_url) == want)
+        work(redis, *QUEUES, until=lambda: games_played(database_url) == want)
         assert games_played(database_url) == want
         deadline = time.monotonic() + 10
         while outbox.outbox_stats(pool, "games")["outbox_unconfirmed"] and time.monotonic() < deadline:
             time.sleep(0.1)
         assert outbox.outbox_stats(pool, "games")["outbox_unconfirmed"] == 0
-        assert query(database_url, "SELECT count(*) FROM games.outbox WHERE resent > 0")[0][0] == 6
+        assert query(database_url, "SELECT count(*) FROM games.outbox WHERE resent > 0")[0][0] == 3 * CONSUMERS
     finally:
         stopping.set()
         relay.join(10)

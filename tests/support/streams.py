@@ -9,11 +9,13 @@ from typing import Any
 
 from aiohttp import web
 
+from services.games.entrypoints.streams import StreamRunner
+
 
 class StreamServer:
     def __init__(self, app: web.Application) -> None:
         self.loop = asyncio.new_event_loop()
-        self.runner = web.AppRunner(app, handler_cancellation=True, access_log=None, shutdown_timeout=1.0)
+        self.runner = StreamRunner(app)
         started = threading.Event()
         self.port = 0
 

@@ -38,7 +38,7 @@ IDEMPOTENCY_HEADER = {
     "in": "header",
     "name": "Idempotency-Key",
     "required": False,
-    "schema": {"type": "string", "maxLength": 200},
+    "schema": {"type": "string", "minLength": 1, "maxLength": 200},
     "description": "a retry with the same key returns the first answer (marked `Idempotent-Replayed: true`) "
     "and writes nothing; concurrent requests with one key wait for the first",
 }

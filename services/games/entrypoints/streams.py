@@ -4,7 +4,10 @@ one asyncio loop (uvloop when installed), without a thread per viewer; the reads
 
 Answers as the threaded endpoint does: same media types, ``Last-Event-ID``/``?after=N`` resume, keep-
 alives every ``STREAM_KEEPALIVE_SECONDS``, the ``end`` event, ``timeout``, CORS headers and problem+json
-errors (401, 404, 406, 422, 503 with ``Retry-After`` when PostgreSQL or Redis does not answer)."""
+errors (401, 404, 406, 422, 503 with ``Retry-After`` when PostgreSQL or Redis does not answer). aiohttp's own
+refusals, before a request reaches the app (an unparsable request 400, a URL over 16 KiB 414, a header line over
+16 KiB or more than 128 headers 431: nginx's limits, so what the proxy passes on passes here), are problem+json
+too and logged as one line, not a traceback (``ProblemRequestHandler``)."""
 
 from __future__ import annotations
 
@@ -13,6 +16,7 @@ import contextlib
 import json
 import logging
 import re
+import signal
 import sys
 import time
 import uuid
@@ -21,6 +25,7 @@ from typing import Any
 
 import marshmallow as ma
 from aiohttp import web
+from aiohttp.http_exceptions import HttpProcessingError, LineTooLong
 from prometheus_client import generate_latest
 from werkzeug.datastructures import MIMEAccept
 from werkzeug.http import parse_accept_header
@@ -40,6 +45,12 @@ from shared.web.app import (
 )
 
 log = logging.getLogger(__name__)
+# nginx (deploy/nginx.conf: large_client_header_buffers 4 16k) takes a request line or a header line up to
+# 16 KiB; aiohttp counts the URL alone, and a header's name and value without ": " and CRLF. The two limits
+# differ by those four bytes, which is also how a LineTooLong tells a URL (414) from a header (431).
+MAX_URL_BYTES = 16 * 1024
+MAX_HEADER_BYTES = 16 * 1024 - 4
+MAX_HEADERS = 128
 EDGE_HEADERS: web.RequestKey[dict[str, str]] = web.RequestKey("edge_headers")
 _REQUEST_ID = re.compile(r"^[A-Za-z0-9._-]{1,100}$")
 
@@ -215,6 +226,61 @@ def create_stream_app(service: GamesService, directory: PlayerDirectory, setting
     return app
 
 
+def refusal_status(exc: HttpProcessingError, max_url_bytes: int = MAX_URL_BYTES) -> int:
+    """The status of aiohttp's refusal to parse a request: 414 for a URL over its limit, 431 for a header
+    (or too many of them), else 400."""
+    if isinstance(exc, LineTooLong):
+        return 414 if exc.args[1:2] == (max_url_bytes,) else 431
+    if "Too many headers" in str(exc.message):
+        return 431
+    return 400
+
+
+_REFUSALS = {400: "the request could not be parsed", 414: f"the URL is longer than {MAX_URL_BYTES} bytes",
+             431: f"a request header is longer than {MAX_HEADER_BYTES} bytes, or there are more than {MAX_HEADERS}"}
+
+
+class ProblemRequestHandler(web.RequestHandler):
+    """aiohttp's connection protocol, answering what the server itself refuses as problem+json (aiohttp's
+    answer is text/plain echoing the request's bytes, and every refusal logs an ERROR traceback): a client's
+    malformed request is one INFO line, an error outside the app's middleware keeps its traceback."""
+
+    def handle_error(self, request: Any, status: int = 500, exc: BaseException | None = None,
+                     message: str | None = None) -> web.StreamResponse:
+        if request.writer.output_size > 0:  # an answer is under way: nothing else can be sent
+            raise ConnectionError("the answer has started; cannot send an error instead")
+        if isinstance(exc, HttpProcessingError):
+            status = refusal_status(exc, self.max_line_size)
+            log.info("stream gateway: refused a request from %s: %s %s", request.remote, status,
+                     type(exc).__name__)
+            response = Problem(status, f"{_REFUSALS.get(status, status_phrase(status))} (answered by the stream "
+                               "gateway's server)").response()
+        else:
+            log.error("stream gateway: error outside the app", exc_info=exc)
+            response = Problem(500, "an unexpected error; it was logged").response()
+        response.force_close()
+        return response
+
+
+class _ProblemServer(web.Server):
+    def __call__(self) -> web.RequestHandler:
+        return ProblemRequestHandler(self, loop=self._loop, **self._kwargs)
+
+
+class StreamRunner(web.AppRunner):
+    """``web.AppRunner`` whose connections use ``ProblemRequestHandler`` with the 16 KiB limits."""
+
+    def __init__(self, app: web.Application, **kwargs: Any) -> None:
+        super().__init__(app, access_log=None, handler_cancellation=True, shutdown_timeout=1.0,
+                         max_line_size=MAX_URL_BYTES, max_field_size=MAX_HEADER_BYTES, max_headers=MAX_HEADERS,
+                         **kwargs)
+
+    async def _make_server(self) -> web.Server:
+        server = await super()._make_server()
+        server.__class__ = _ProblemServer  # the same server; only the protocol it makes per connection differs
+        return server
+
+
 def run(app: web.Application, host: str, port: int) -> None:
     """Serve ``app`` until SIGINT/SIGTERM, on uvloop when it is installed."""
     try:
@@ -224,8 +290,21 @@ def run(app: web.Application, host: str, port: int) -> None:
     except ImportError:  # pragma: no cover - uvloop is a dependency on Linux
         pass
     sys.setswitchinterval(0.001)  # the readers' threads get the interpreter back from the loop sooner
-    web.run_app(app, host=host, port=port, access_log=None, print=None,
-                handler_cancellation=True, shutdown_timeout=1.0)
+
+    async def serve() -> None:
+        runner = StreamRunner(app)
+        await runner.setup()
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, stop.set)
+        try:
+            await web.TCPSite(runner, host, port).start()
+            await stop.wait()
+        finally:
+            await runner.cleanup()
+
+    asyncio.run(serve())
 
 
-__all__ = ["Hub", "StreamSettings", "create_stream_app", "run"]
+__all__ = ["Hub", "ProblemRequestHandler", "StreamRunner", "StreamSettings", "create_stream_app", "run"]

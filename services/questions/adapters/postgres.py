@@ -172,6 +172,21 @@ class PostgresRepository(Repository):
             (Jsonb(dict(answer)), correct, Jsonb(dict(reveal)), question_id),
         )
 
+    def close_game_draws(self, game_id: str, before_request_no: int | None = None) -> int:
+        closed = self.conn.execute(
+            "UPDATE questions.drawn SET closed_at = now() WHERE game_id = %s AND closed_at IS NULL"
+            " AND (%s::integer IS NULL OR request_no < %s::integer)",
+            (game_id, before_request_no, before_request_no),
+        )
+        return int(closed.rowcount or 0)
+
+    def in_play_sources(self) -> set[str]:
+        rows = self.conn.execute(
+            "SELECT DISTINCT question->'reveal'->>'source_id' FROM questions.drawn"
+            " WHERE game_id IS NOT NULL AND closed_at IS NULL"
+        ).fetchall()
+        return {str(r[0]) for r in rows if r[0] is not None}
+
     def add_outbox(self, messages: list[OutboxMessage]) -> None:
         for m in messages:
             self.conn.execute(

@@ -51,6 +51,15 @@ class Repository(abc.ABC):
     ) -> None: ...
 
     @abc.abstractmethod
+    def close_game_draws(self, game_id: str, before_request_no: int | None = None) -> int:
+        """Mark a game's questions as no longer in play (those before ``before_request_no``, or all);
+        returns how many were open."""
+
+    @abc.abstractmethod
+    def in_play_sources(self) -> set[str]:
+        """The source ids (bank row ids, or generated ids) of the questions running games wait on."""
+
+    @abc.abstractmethod
     def add_outbox(self, messages: list[OutboxMessage]) -> None: ...
 
     @abc.abstractmethod

@@ -225,7 +225,8 @@ def draw_question(body: dict[str, Any]) -> dict[str, Any]:
 
     The question id is random and the options come in an order that says nothing about the
     answer. A game draws with its selector transformed (and keeps that selector secret from its
-    seats), so giving a game's selector here does not serve the game's question.
+    seats), so giving a game's selector here does not serve the game's question; and a bank question
+    a running game is waiting on is left out of practice draws until that game moves on.
 
     When the bank has no question for A in that category a generated one is served instead
     (`generated` true, `reason` says which and why): a game is never blocked. Road distance
@@ -247,7 +248,8 @@ def get_question(question_id: str) -> dict[str, Any]:
 @questions.response(200, s.AnswerResult)
 @questions.alt_response(403, description="the question was drawn for a game: answer it with a move to the games service")
 @questions.alt_response(404, description="no such question")
-@questions.alt_response(409, description="already answered")
+@questions.alt_response(409, description="already answered, or a running game is asking this (bank) question now: "
+                        "it is graded once that game has moved on")
 @questions.alt_response(422, description="an answer that cannot be graded (`errors` names the field)")
 def answer_question(body: dict[str, Any], question_id: str) -> dict[str, Any]:
     """Grade the answer to a practice question (once) and return `correct` and what to show afterwards.

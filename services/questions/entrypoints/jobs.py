@@ -32,8 +32,9 @@ def _service() -> QuestionsService:
 
 def handle_message(message: dict[str, Any]) -> dict[str, Any] | None:
     """Consume one routed message: ``QuestionRequested`` -> draw, record, reply ``QuestionDrawn``
-    through the outbox (see ``QuestionsService.handle_question_requested``)."""
+    through the outbox; ``GameFinished`` / ``GameAborted`` -> the game's questions leave play (see
+    ``services.questions.service_layer.game_draws``)."""
     log.info("received %s %s", message.get("type"), message.get("message_id"))
     svc = _service()
     svc.ensure_sample_pack()
-    return svc.handle_question_requested(message)
+    return svc.handle_message(message)

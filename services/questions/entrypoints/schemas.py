@@ -5,7 +5,8 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import validate
 
-from shared.cityhopper.grading import CATEGORIES
+from shared.cityhopper.catalog import place_index
+from shared.cityhopper.grading import CATEGORIES, COLOURS
 from shared.web.bounds import bounded
 
 
@@ -14,7 +15,10 @@ class Strict(ma.Schema):
         unknown = ma.RAISE
 
 
+PLACE_IDS = sorted(place_index())
 PLACE_ID = {"example": "amsterdam", "description": "a place id of cities.json (GET /v1/cities)"}
+# documented as the enum the service checks (it answers 422 naming the field for any other value)
+PLACE_ENUM = {**PLACE_ID, "enum": PLACE_IDS}
 
 
 class PlaceSchema(ma.Schema):
@@ -113,8 +117,12 @@ class ExportQuery(Strict):
 
 
 CATEGORY_DOC = {
-    "description": "the white die 1..6 or a category name: " + ", ".join(CATEGORIES),
+    "description": "the white die 1..6 or a category name: " + ", ".join(CATEGORIES) + " (any case)",
     "example": 5,
+    "oneOf": [
+        {"type": "integer", "minimum": 1, "maximum": 6},
+        {"type": "string", "enum": list(CATEGORIES)},
+    ],
 }
 
 
@@ -128,12 +136,13 @@ class CategoryField(ma.fields.Field):
 
 
 class DrawBody(Strict):
-    city = ma.fields.String(required=True, metadata={**PLACE_ID, "example": "groningen"})
+    city = ma.fields.String(required=True, metadata={**PLACE_ENUM, "example": "groningen"})
     category = CategoryField(required=True, metadata=CATEGORY_DOC)
     yellow_city = ma.fields.String(
         allow_none=True,
         load_default=None,
-        metadata={"example": None, "description": "road distance (die 1): the yellow card Y"},
+        metadata={"example": None, "description": "road distance (die 1): the yellow card Y",
+                  "enum": [*PLACE_IDS, None]},
     )
     selector = ma.fields.Integer(
         allow_none=True,
@@ -192,15 +201,25 @@ class QuestionState(DrawnQuestion):
     answered_at = ma.fields.String(metadata={"x-only-for": "answered", "description": "once answered"})
 
 
+ANSWER_DOC = {
+    "description": 'the answer in the shape of the question\'s `format`: `distance` {"km": number} (nothing '
+    'when Y = A), `colours` {"colours": [c1, c2]} (two different colours), `choice` and `true_false` '
+    '{"option": id} (one of the question\'s option ids); any other shape is a 422 naming the field',
+    "example": {"option": "true"},
+    "type": "object",
+    "properties": {
+        "km": {"type": "number", "minimum": 0, "maximum": 100000, "description": "distance: the guess in km"},
+        "colours": {"type": "array", "items": {"type": "string", "enum": list(COLOURS)}, "minItems": 2,
+                    "maxItems": 2, "uniqueItems": True, "description": "colours: two different colours"},
+        "option": {"type": "string", "minLength": 1, "maxLength": 200, "description": "choice, true_false"},
+    },
+    "additionalProperties": False,
+    "maxProperties": 1,
+}
+
+
 class AnswerBody(Strict):
-    answer = ma.fields.Dict(
-        load_default=dict,
-        metadata={
-            "description": 'ROAD_DISTANCE {"km": number} (nothing when Y = A); FLAG {"colours": [c1, c2]};'
-            ' the others {"option": id}',
-            "example": {"option": "true"},
-        },
-    )
+    answer = ma.fields.Dict(load_default=dict, metadata=ANSWER_DOC)
 
 
 class AnswerResult(ma.Schema):

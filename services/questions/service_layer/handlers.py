@@ -14,10 +14,8 @@ from dataclasses import asdict
 from typing import Any
 
 from services.questions.domain.model import (
-    CONSUMER,
     PackVersion,
     bank_key,
-    reply_message_id,
 )
 from services.questions.domain.ports import UnitOfWork
 from services.questions.service_layer.errors import (
@@ -29,20 +27,15 @@ from services.questions.service_layer.errors import (
     RoutingUnavailable,
     UnsupportedMediaType,
 )
+from services.questions.service_layer.game_draws import GameDraws, InvalidMessage
 from shared.cityhopper import catalog, mapsvg
 from shared.cityhopper.errors import GradingError, PackError, RoutingError, UnknownPlaceError
 from shared.cityhopper.grading import grade, public_question
 from shared.cityhopper.provider import (
-    REPLY_TYPE,
-    REQUEST_TYPE,
-    QuestionRequest,
     RequestError,
-    draw_for_request,
     parse_category,
     parse_place,
-    parse_request,
     parse_selector,
-    reply_body,
 )
 from shared.cityhopper.questions import (
     QuestionPack,
@@ -58,7 +51,6 @@ from shared.cityhopper.questions import (
     served_question,
 )
 from shared.cityhopper.roads import ESTIMATE_METHOD, Route, RoutingBackend
-from shared.messages import outbox_for
 
 log = logging.getLogger(__name__)
 
@@ -67,15 +59,11 @@ CSV_TYPES = ("text/csv", "application/csv")
 SELECTOR_RANGE = 1 << 31
 
 
-class InvalidMessage(ValueError):
-    """A queue message the service cannot serve (a bug on the sender's side): the job fails visibly."""
-
-
 def place_dict(p: catalog.Place) -> dict[str, Any]:
     return asdict(p)
 
 
-class QuestionsService:
+class QuestionsService(GameDraws):
     def __init__(
         self,
         uow: UnitOfWork,
@@ -231,8 +219,10 @@ class QuestionsService:
         except RequestError as exc:
             raise InvalidRequest(exc.message, field=exc.field) from None
         assert city is not None
+        in_play = self.in_play()  # a question a running game waits on is not served for practice
+        bank = [q for q in self.bank() if str(q.get("id")) not in in_play] if in_play else self.bank()
         try:
-            result = draw(self.bank(), city, category, selector, yellow, self.routing)
+            result = draw(bank, city, category, selector, yellow, self.routing)
         except RoutingError as exc:
             raise RoutingUnavailable(str(exc)) from exc
         question_id = self._new_id()
@@ -294,72 +284,20 @@ class QuestionsService:
             _refuse_game_draw(row)
             if row["answered_at"] is not None:
                 raise Conflict("this question has already been answered", field="question_id")
+            # a bank question (authored; a generated one is made from the public places and distances)
+            source = str((row["question"].get("reveal") or {}).get("source_id"))
+            if not row["generated"] and source in repo.in_play_sources():
+                raise Conflict(
+                    "a running game is asking this question now: it is graded once that game has moved on "
+                    "(draw another practice question meanwhile)",
+                    field="question_id",
+                )
             try:
                 result = grade(row["question"], answer)
             except GradingError as exc:
                 raise InvalidRequest(exc.message, field=exc.field) from None
             repo.record_answer(question_id, answer, result.correct, result.reveal)
         return {"question_id": question_id, "correct": result.correct, "reveal": result.reveal}
-
-    # -- the queue ------------------------------------------------------------------------------
-    def handle_question_requested(self, message: Mapping[str, Any]) -> dict[str, Any] | None:
-        """Draw for a game's ``QuestionRequested`` and reply ``QuestionDrawn`` through the outbox, in
-        the transaction that records the draw. Idempotent: the same message id does nothing again;
-        the same (game_id, request_no) is answered with the recorded question. Returns the reply
-        body, or None for a message already processed."""
-        message_id = message.get("message_id")
-        if not isinstance(message_id, str) or not message_id:
-            raise InvalidMessage("message_id must be a non-empty string")
-        if message.get("type") != REQUEST_TYPE:
-            raise InvalidMessage(f"questions consumes {REQUEST_TYPE}, not {message.get('type')!r}")
-        try:
-            request = parse_request(message.get("body"))
-        except RequestError as exc:
-            raise InvalidMessage(f"{REQUEST_TYPE} {message_id}: {exc}") from exc
-        with self.uow.read() as repo:
-            existing = repo.draw_for_request(request.game_id, request.request_no)
-        row: dict[str, Any] | None = None
-        if existing is None:  # draw outside the transaction: OSRM may take a while
-            question_id = self._new_id()  # random: nobody can compute a game's question id
-            reply = draw_for_request(self.bank(), request, self.routing, question_id=question_id)
-            row = _request_row(request, message_id, reply)
-        else:
-            reply = _reply_from_row(request, existing)
-        with self.uow.begin() as repo:
-            if not repo.consume_once(CONSUMER, message_id):
-                return None
-            if row is not None and not repo.add_draw(row):  # a concurrent retry recorded it first
-                recorded = repo.draw_for_request(request.game_id, request.request_no)
-                assert recorded is not None
-                reply = _reply_from_row(request, recorded)
-            repo.add_outbox(outbox_for(REPLY_TYPE, reply_message_id(message_id), reply))
-        return reply
-
-
-def _request_row(request: QuestionRequest, message_id: str, reply: Mapping[str, Any]) -> dict[str, Any]:
-    return {
-        "id": reply["question"]["id"],
-        "game_id": request.game_id,
-        "request_no": request.request_no,
-        "message_id": message_id,
-        "city": request.city,
-        "requested_category": request.category,
-        "yellow_city": request.yellow_city,
-        "selector": request.selector,
-        "question": reply["question"],
-        "generated": reply["generated"],
-        "reason": reply["reason"],
-    }
-
-
-def _reply_from_row(request: QuestionRequest, row: Mapping[str, Any]) -> dict[str, Any]:
-    if (row["city"], row["requested_category"]) != (request.city, request.category):
-        log.warning(
-            "game %s request %s repeated with different content; answering with the recorded question",
-            request.game_id,
-            request.request_no,
-        )
-    return reply_body(request, row["question"], row["generated"], row["reason"])
 
 
 def _csv_error_line(text: str) -> int:
@@ -411,3 +349,5 @@ def _is_uuid(value: str) -> bool:
     except ValueError:
         return False
     return True
+
+__all__ = ["InvalidMessage", "QuestionsService", "place_dict"]

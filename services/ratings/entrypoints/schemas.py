@@ -123,6 +123,11 @@ class PlayerRatings(ma.Schema):
 
 
 class PredictBody(Strict):
+    # exactly one of the two (as _one_of checks); the example is a partnership table
+    OPENAPI_EXTRAS = {
+        "oneOf": [{"required": ["teams"]}, {"required": ["players"]}],
+        "example": {"pool": "klapper/4", "teams": [["anneke", "bram"], ["carla", "daan"]]},
+    }
     pool = ma.fields.String(required=True, validate=validate.Length(1, 100), metadata={"example": "klapper/4"})
     teams = ma.fields.List(
         ma.fields.List(player_id_field(), validate=validate.Length(1, 8)),

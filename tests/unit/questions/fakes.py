@@ -60,7 +60,7 @@ class FakeRepository(Repository):
             return False
         self.s.draws[row["id"]] = {
             **{"game_id": None, "request_no": None, "message_id": None}, **copy.deepcopy(dict(row)),
-            "answer": None, "correct": None, "reveal": None, "answered_at": None, "created_at": "now",
+            "answer": None, "correct": None, "reveal": None, "answered_at": None, "created_at": "now", "closed_at": None,
         }
         return True
 
@@ -78,6 +78,19 @@ class FakeRepository(Repository):
         self, question_id: str, answer: Mapping[str, Any], correct: bool, reveal: Mapping[str, Any]
     ) -> None:
         self.s.draws[question_id].update(answer=dict(answer), correct=correct, reveal=dict(reveal), answered_at="now")
+
+    def close_game_draws(self, game_id: str, before_request_no: int | None = None) -> int:
+        closed = 0
+        for row in self.s.draws.values():
+            if row["game_id"] == game_id and row.get("closed_at") is None and (
+                    before_request_no is None or row["request_no"] < before_request_no):
+                row["closed_at"] = "now"
+                closed += 1
+        return closed
+
+    def in_play_sources(self) -> set[str]:
+        return {str((row["question"].get("reveal") or {}).get("source_id")) for row in self.s.draws.values()
+                if row["game_id"] is not None and row.get("closed_at") is None}
 
     def add_outbox(self, messages: list[OutboxMessage]) -> None:
         self.s.outbox.extend(messages)
