@@ -10,6 +10,7 @@ import psycopg
 import pytest
 import requests
 
+from shared.messages import ROUTES
 from tests.e2e.conftest import ADMIN, Client, register
 
 pytestmark = pytest.mark.e2e
@@ -70,7 +71,9 @@ def test_whole_game_through_every_endpoint(games_url: str, database_url: str) ->
         rows = conn.execute(
             "SELECT queue, message FROM games.outbox WHERE message->'body'->>'game_id' = %s", (game_id,)
         ).fetchall()
-    assert sorted(q for q, _ in rows) == ["matchmaking", "ratings"]  # GameFinished for ratings and leagues
+    # GameFinished once to each of its consumers: ratings, leagues, and questions (no question in play any more)
+    assert sorted(q for q, _ in rows) == sorted(queue for queue, _ in ROUTES["GameFinished"])
+    assert {"matchmaking", "ratings"} <= {q for q, _ in rows}
     body = rows[0][1]["body"]
     assert rows[0][1]["type"] == "GameFinished" and body["outcome"] == final["outcome"]
     assert body["players"] == [c.player_id for c in clients]
