@@ -1,7 +1,7 @@
 """Issue 17 (league operations) in the web client: an organiser opens the league page, gives their
-token (kept in the tab), records a forfeit for a table whose game is running and withdraws a player.
-The page shows the table forfeited, the games service aborts the forfeited game through the queues
-(GameAbortRequested), and the league's events record both commands with the organiser's reason."""
+token (kept in the tab), records a forfeit for a table whose game is running, voids another table and
+withdraws a player. The page shows the tables forfeited and void, the games service aborts both games
+through the queues (GameAbortRequested), and the league records each command with the organiser's reason."""
 
 from __future__ import annotations
 
@@ -71,6 +71,17 @@ def test_an_organiser_forfeits_a_table_and_withdraws_a_player_from_the_league_pa
     events = call(base, "GET", f"/games/v1/games/{first['game_id']}/events?after=0&limit=1000")["events"]
     assert "forfeit recorded (kwam niet opdagen)" in events[-1]["payload"]["reason"]
 
+    # the second table cannot be played: the organiser voids it (TableVoided, scored by void_table)
+    page.one('[data-testid=league-table][data-round="1"][data-table="2"] [data-testid=void-table]').click()
+    page.wait(lambda: page.one('[data-testid=league-table][data-round="1"][data-table="2"]')
+              .get_attribute("data-status") == "void", 20, "the table shows void")
+
+    def second_aborted() -> Any:
+        game = call(base, "GET", f"/games/v1/games/{second['game_id']}")
+        return game if game["status"] == "aborted" else None
+
+    eventually(second_aborted, 60, "the voided table's running game is aborted")
+
     leaving = second["seats"][1]
     page.one(f'[data-testid=withdraw][data-player-id="{leaving}"]').click()
     page.wait(lambda: not page.css(f'[data-testid=withdraw][data-player-id="{leaving}"]'), 20,
@@ -78,7 +89,8 @@ def test_an_organiser_forfeits_a_table_and_withdraws_a_player_from_the_league_pa
     recorded = call(base, "GET", f"/matchmaking/v1/leagues/{league_id}")
     assert [w["player_id"] for w in recorded["withdrawals"]] == [leaving]
     assert recorded["withdrawals"][0]["reason"] == "kwam niet opdagen"
-    forfeit = recorded["schedule"][0]["tables"][0]
+    forfeit, voided = recorded["schedule"][0]["tables"][:2]
     assert forfeit["status"] == "forfeited" and forfeit["absent"] == [first["seats"][0]]
+    assert voided["status"] == "void" and voided["void_reason"] == "kwam niet opdagen"
     assert page.one("[data-testid=round-results-json]").get_attribute("href").endswith(
         f"/v1/leagues/{league_id}/rounds/1/results?format=json")

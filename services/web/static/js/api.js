@@ -132,6 +132,8 @@ export const api = {
     asToken(tok, "POST", `/v1/leagues/${id(leagueId)}/rounds/${Number(round)}/tables/${Number(table)}/forfeit`, body),
   reseat: (leagueId, round, table, body, tok) =>
     asToken(tok, "POST", `/v1/leagues/${id(leagueId)}/rounds/${Number(round)}/tables/${Number(table)}/reseat`, body),
+  voidTable: (leagueId, round, table, body, tok) =>
+    asToken(tok, "POST", `/v1/leagues/${id(leagueId)}/rounds/${Number(round)}/tables/${Number(table)}/void`, body),
   // ratings
   ratings: (playerId) => r("GET", `/v1/players/${id(playerId)}/ratings`),
   ratingChartUrl: (playerId, pool) => url("ratings", `/v1/players/${id(playerId)}/ratings/${id(pool)}.svg`),

@@ -1,11 +1,12 @@
 // #/leagues/<id>: a league for organisers and players: standings (GET .../standings), every round's
 // tables with links to their games, byes and disputes, the CSV/JSON export links and each round's results.
 // With an organiser's (or the admin's) token given on the page (kept in this tab's sessionStorage), the
-// organiser's commands: forfeit a table, re-seat an aborted or failed one, withdraw a player, a late entry.
+// organiser's commands: forfeit a table, re-seat an aborted or failed one, void a table that cannot be
+// played (no result; scored by the league's void_table rule), withdraw a player, a late entry.
 // #/leagues lists them.
 // Test hooks: #league, [data-testid=standing] rows (data-player-id, data-place), [data-testid=league-table]
 // (data-round, data-table, data-status), [data-testid=organiser-token|organiser-reason|forfeit-absent|
-// record-forfeit|reseat|withdraw|enter-player|enter-submit|organiser-done].
+// record-forfeit|reseat|void-table|withdraw|enter-player|enter-submit|organiser-done].
 import { html, useEffect, useState } from "../lib.js";
 import { api } from "../api.js";
 import { config } from "../config.js";
@@ -62,17 +63,19 @@ function Standings({ standings, names, onWithdraw }) {
   </section>`;
 }
 
-function TableTools({ table, round, names, onForfeit, onReseat }) {
+function TableTools({ table, round, names, onForfeit, onReseat, onVoid }) {
   const [absent, setAbsent] = useState(table.seats[0]);
+  const voidButton = html` <button type="button" class="small" data-testid="void-table"
+    onClick=${() => onVoid(round, table.table_no)}>${t("org.void")}</button>`;
   if (["aborted", "failed"].includes(table.status)) {
-    return html` <button type="button" data-testid="reseat" onClick=${() => onReseat(round, table.table_no)}>${t("org.reseat")}</button>`;
+    return html` <button type="button" data-testid="reseat" onClick=${() => onReseat(round, table.table_no)}>${t("org.reseat")}</button>${voidButton}`;
   }
   if (!["requested", "created"].includes(table.status)) return null;
   return html` <span class="forfeit">${t("org.forfeit")}
     <select data-testid="forfeit-absent" onChange=${(e) => setAbsent(e.target.value)}>
       ${table.seats.map((p) => html`<option value=${p} selected=${p === absent}>${names[p] || shortId(p)}</option>`)}
     </select>
-    <button type="button" data-testid="record-forfeit" onClick=${() => onForfeit(round, table.table_no, absent)}>${t("org.record_forfeit")}</button></span>`;
+    <button type="button" data-testid="record-forfeit" onClick=${() => onForfeit(round, table.table_no, absent)}>${t("org.record_forfeit")}</button></span>${voidButton}`;
 }
 
 function Rounds({ league, names, tools }) {
@@ -132,6 +135,8 @@ export function LeaguePage({ leagueId }) {
       () => api.forfeit(leagueId, round, table, { absent: [absent], reason: why() }, tok)),
     onReseat: (round, table) => run(`${t("org.reseat")} ${round}.${table}`,
       () => api.reseat(leagueId, round, table, { reason: why() }, tok)),
+    onVoid: (round, table) => run(`${t("org.void")} ${round}.${table}`,
+      () => api.voidTable(leagueId, round, table, { reason: why() }, tok)),
   } : null;
   const onWithdraw = tok ? (playerId) => run(t("org.withdraw"), () => api.withdraw(leagueId, { player_id: playerId, reason: why() }, tok)) : null;
   const onEnter = (playerId) => run(t("org.enter_submit"), () => api.enterLate(leagueId, { player_id: playerId }, tok));
