@@ -7,7 +7,6 @@ import hmac
 import http
 import json
 import logging
-import re
 from collections.abc import Callable, Iterable
 from importlib import resources
 from pathlib import Path
@@ -20,7 +19,6 @@ import redis.exceptions
 from apispec import BasePlugin
 from apispec.ext.marshmallow import MarshmallowPlugin
 from flask import Flask, Response, request, send_from_directory
-from flask_cors import CORS
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
@@ -30,6 +28,7 @@ from shared.db import recheck_pools
 from shared.errors import ServiceError
 from shared.web import ratelimit, roles
 from shared.web.blueprint import Blueprint
+from shared.web.cors import install_cors
 from shared.web.hygiene import MAX_JSON_DEPTH, lone_surrogates, too_deep, unstorable_numbers
 from shared.web.observability import Gauges, install_metrics
 from shared.web.problems import (
@@ -45,13 +44,6 @@ log = logging.getLogger(__name__)
 
 ReadyCheck = Callable[[], None]  # raises when the dependency does not answer
 RETRY_AFTER_SECONDS = 5  # what a 503 tells the client to wait
-# request headers a browser client may send, response headers it may read (CORS)
-CORS_ALLOW_HEADERS = ["Authorization", "Content-Type", "Idempotency-Key", "If-None-Match", "If-Match",
-                      "Last-Event-ID", "X-Request-ID"]
-CORS_EXPOSE_HEADERS = ["ETag", "Location", "Retry-After", "X-Request-ID", "Idempotency-Key", "Link",
-                       "Content-Disposition"]
-
-
 def backend_down(exc: BaseException) -> str | None:
     """The backend an exception says is unreachable ("PostgreSQL", "Redis"), else None."""
     if isinstance(exc, psycopg_pool.PoolTimeout | psycopg.OperationalError):
@@ -59,15 +51,6 @@ def backend_down(exc: BaseException) -> str | None:
     if isinstance(exc, redis.exceptions.ConnectionError | redis.exceptions.TimeoutError):
         return "Redis"
     return None
-
-
-def origin_pattern(origin: str) -> re.Pattern[str]:
-    """``CORS_ORIGINS`` entry to an anchored pattern: ``:*`` at the end is any port, another ``*`` one
-    DNS label (``https://*.example.org``); everything else is literal."""
-    text = re.escape(origin.rstrip("/"))
-    text = re.sub(r":\\\*$", "(:[0-9]{1,5})?", text)
-    text = text.replace(r"\*", "[a-z0-9-]+")
-    return re.compile(f"^{text}$", re.IGNORECASE)
 
 
 class ProblemSchema(ma.Schema):
@@ -290,16 +273,7 @@ def create_service_app(
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=settings.proxy_hops)  # type: ignore[method-assign]
     if settings.gateway_secret:
         app.wsgi_app = TrustedGateway(app.wsgi_app, settings.gateway_secret)  # type: ignore[method-assign]
-    if settings.cors_origins:
-        CORS(
-            app,
-            origins=[origin_pattern(o) for o in settings.cors_origins],
-            allow_headers=CORS_ALLOW_HEADERS,
-            expose_headers=CORS_EXPOSE_HEADERS,
-            methods=["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
-            max_age=600,
-            vary_header=True,
-        )
+    install_cors(app, settings.cors_origins)
 
     ops = Blueprint("ops", __name__, description="Liveness, readiness and metrics")
 
