@@ -105,7 +105,10 @@ class HistoryItem(ma.Schema):
     mu = ma.fields.Float(metadata={"example": 24.69})
     sigma = ma.fields.Float(metadata={"example": 8.18})
     ordinal = ma.fields.Float(metadata={"example": 0.15})
-    recorded_at = ma.fields.String(metadata={"example": "2025-05-01T20:15:00+00:00"})
+    recorded_at = ma.fields.String(metadata={"example": "2025-05-01T20:15:00+00:00",
+                                             "description": "when this rating row was written (a rebuild rewrites it)"})
+    finished_at = ma.fields.String(metadata={"example": "2025-05-01T20:14:58+00:00",
+                                             "description": "when the game finished, as the games service recorded it"})
 
 
 class PlayerPool(RatingFields):

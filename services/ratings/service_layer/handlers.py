@@ -8,8 +8,9 @@ same order with the same model, so it reproduces the incremental numbers bit for
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from services.ratings.domain import pools as pool_catalogue
@@ -148,7 +149,7 @@ class RatingsService:
         adjustments = self.rater.rate(result, before)
         repo.record_adjustments(result.pool, adjustments, position)
         repo.save_game(game_id, "rated", game_type=result.game_type, pool=result.pool,
-                       players=result.players, finished_position=position)
+                       players=result.players, finished_position=position, finished_at=_finished_at(body))
         return "rated"
 
     def _aborted(self, repo: RatingsRepository, message_id: str, body: dict[str, Any]) -> str:
@@ -290,7 +291,7 @@ class RatingsService:
             raise NotFound(f"player {player_id} has no rated games in {pool}")
         start = ChartPoint(0, history[0]["mu_before"], history[0]["sigma_before"], None)
         points = [start] + [
-            ChartPoint(h["seq"], h["mu_after"], h["sigma_after"], h["recorded_at"][:10]) for h in history
+            ChartPoint(h["seq"], h["mu_after"], h["sigma_after"], h["finished_at"][:10]) for h in history
         ]
         return rating_svg(name or f"player {player_id}", pool, points)
 
@@ -343,7 +344,21 @@ def _history_item(item: dict[str, Any]) -> dict[str, Any]:
         "sigma": after.sigma,
         "ordinal": after.ordinal,
         "recorded_at": item["recorded_at"],
+        "finished_at": item["finished_at"],
     }
+
+
+def _finished_at(body: Mapping[str, Any]) -> datetime | None:
+    """GameFinished's ``finished_at`` (the games service's time of the last event), None when absent or
+    not an ISO 8601 time with an offset (the time the message arrived stands in)."""
+    value = body.get("finished_at")
+    if not isinstance(value, str):
+        return None
+    try:
+        at = datetime.fromisoformat(value)
+    except ValueError:
+        return None
+    return at if at.tzinfo is not None else None
 
 
 def _bot(level: str | None) -> dict[str, str] | None:

@@ -147,3 +147,27 @@ def test_predict_rejects_malformed_tables(client: FlaskClient, payload: dict[str
 
 def test_predict_rejects_a_body_that_is_not_json(client: FlaskClient) -> None:
     problem(client.post("/v1/predict", data="nope", content_type="application/json"), 400)
+
+
+def test_the_history_and_the_chart_are_dated_by_when_each_game_finished_even_after_a_rebuild(
+    client: FlaskClient, bus: Bus
+) -> None:
+    """Issue 15 item 9: the x axis' dates are the games' own (GameFinished's finished_at, sent by the games
+    service), not when the ratings service wrote the row, which a rebuild rewrites to today."""
+    ids = [str(uuid.uuid4()) for _ in range(4)]
+    for day, team_ranks in ((3, [1, 2]), (14, [2, 1])):
+        bus.publish("GameFinished", team_game("klapper", ids, [[0, 2], [1, 3]], team_ranks)
+                    | {"finished_at": f"2025-03-{day:02d}T20:15:00+00:00"})
+    bus.work()
+
+    def dated() -> tuple[list[str], str]:
+        body = client.get(f"/v1/players/{ids[0]}/ratings", query_string={"history": "true"}).get_json()
+        history = next(p["history"] for p in body["pools"] if p["pool"] == "klapper/4")
+        chart = client.get(f"/v1/players/{ids[0]}/ratings/klapper/4.svg").get_data(as_text=True)
+        return [h["finished_at"] for h in history], chart
+
+    finished_at, chart = dated()
+    assert finished_at == ["2025-03-03T20:15:00+00:00", "2025-03-14T20:15:00+00:00"]
+    assert "game 1: 3 Mar 2025" in chart and "game 2: 14 Mar 2025" in chart and "2 games" in chart
+    client.application.extensions["ratings_service"].rebuild()
+    assert dated()[0] == finished_at
