@@ -24,7 +24,9 @@ class PoolItem(ma.Schema):
     pool = ma.fields.String(metadata={"example": "klapper/4"})
     game_type = ma.fields.String(metadata={"example": "klapper"})
     mode = ma.fields.String(metadata={"enum": ["free-for-all", "teams"], "example": "teams"})
-    players = ma.fields.String(metadata={"example": "4", "description": "player counts of the pool's games"})
+    player_counts = ma.fields.List(ma.fields.Integer(), metadata={
+        "example": [4], "description": "numbers of players of the pool's games (`player_counts` as in GET "
+        "/v1/game-types of the games service; empty for a pool outside the catalogue)"})
     description = ma.fields.String(metadata={"example": "Klapper, 2 v 2 partnerships (fixed seating or omboeren)."})
     games_rated = ma.fields.Integer(metadata={"example": 120})
     players_rated = ma.fields.Integer(metadata={"example": 37})

@@ -233,7 +233,7 @@ class RatingsService:
                 "pool": name,
                 "game_type": info.game_type,
                 "mode": info.mode,
-                "players": info.players,
+                "player_counts": list(info.player_counts),
                 "description": info.description,
                 "games_rated": int(found.get("games", 0)),
                 "players_rated": int(found.get("players", 0)),

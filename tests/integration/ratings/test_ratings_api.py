@@ -52,6 +52,9 @@ def test_pools_list_the_catalogue_and_the_mapping(client: FlaskClient, people: l
             "cityhopper"} <= set(pools)
     assert pools["klapper/4"]["games_rated"] == 3 and pools["klapper/4"]["players_rated"] == 4
     assert pools["klapper/4"]["mode"] == "teams" and pools["roparun"]["mode"] == "free-for-all"
+    # one name for the number of players, as GET /v1/game-types has it; HopPaa takes 2-4 (4 in teams)
+    assert pools["hoppaa/solo"]["player_counts"] == [2, 3, 4] and pools["hoppaa/team"]["player_counts"] == [4]
+    assert all("players" not in p for p in pools.values())
     assert body["ordinal"] == "mu - 3 * sigma"
     spec = client.get("/openapi.json").get_json()
     assert "hoppaa/team" in spec["paths"]["/v1/pools"]["get"]["description"]
