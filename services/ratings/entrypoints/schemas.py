@@ -156,6 +156,8 @@ class PredictBody(Strict):
 
 class PredictPlayer(RatingFields):
     player_id = ma.fields.String(metadata={"example": "anneke"})
+    display_name = ma.fields.String(allow_none=True, metadata={
+        "example": "Anneke", "description": "null until ratings has learned the player's name"})
 
 
 class PredictTeam(ma.Schema):

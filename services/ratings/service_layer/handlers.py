@@ -308,6 +308,7 @@ class RatingsService:
         with self.uow.read() as repo:
             self._known_pool(repo, pool)
             ratings = repo.ratings(pool, flat)
+            names = repo.names(flat)
         table = [[ratings.get(p, Rating()) for p in side] for side in sides]
         prediction = self.rater.predict(table)
         return {
@@ -315,7 +316,8 @@ class RatingsService:
             "draw_probability": prediction.draw,
             "teams": [
                 {
-                    "players": [{"player_id": p, **_rating_dict(r)} for p, r in zip(side, table[i], strict=True)],
+                    "players": [{"player_id": p, "display_name": names.get(p), **_rating_dict(r)}
+                                for p, r in zip(side, table[i], strict=True)],
                     "win_probability": prediction.win[i],
                     "predicted_rank": prediction.rank[i],
                     "rank_probability": prediction.rank_probability[i],
