@@ -187,6 +187,10 @@ class PostgresRatingsRepository(RatingsRepository):
         ).fetchall()
         return {r[0]: r[1] for r in rows}
 
+    def finished_count(self) -> int:
+        row = self.conn.execute("SELECT count(*) FROM ratings.events WHERE type = 'GameFinishedReceived'").fetchone()
+        return int(row[0]) if row else 0
+
     def finished_log(self) -> Iterator[tuple[int, Mapping[str, Any]]]:
         with self.conn.cursor(name="ratings_finished_log") as cur:
             cur.itersize = 2000

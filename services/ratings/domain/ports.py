@@ -97,6 +97,10 @@ class RatingsRepository(ABC):
         """Display names of those players that have one (from PlayerRegistered / PlayerRenamed)."""
 
     @abstractmethod
+    def finished_count(self) -> int:
+        """How many GameFinished messages the log holds (a progress bar's total)."""
+
+    @abstractmethod
     def finished_log(self) -> Iterator[tuple[int, Mapping[str, Any]]]:
         """Every received GameFinished body with its position, in log order."""
 

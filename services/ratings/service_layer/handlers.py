@@ -36,6 +36,14 @@ CONSUMER = "ratings"
 MESSAGE_TYPES = ("GameFinished", "GameAborted", "GameVoided")
 
 
+# a progress bar around an iterable: (items, what they are, how many or None) -> the same items
+Progress = Callable[[Iterable[Any], str, "int | None"], Iterable[Any]]
+
+
+def _no_progress(items: Iterable[Any], what: str, total: int | None = None) -> Iterable[Any]:
+    return items
+
+
 @dataclass(frozen=True)
 class PoolReport:
     pool: str
@@ -189,17 +197,19 @@ class RatingsService:
 
     # ------------------------------------------------------------------ rebuild
     def rebuild(self, dry_run: bool = False, only: Sequence[str] | None = None,
-                progress: Callable[[list[str]], Iterable[str]] = iter) -> dict[str, Any]:
+                progress: Progress = _no_progress) -> dict[str, Any]:
         """Recompute every pool (or ``only`` these) from the GameFinished log and compare it with the
-        stored ratings bit for bit; pools that differ are rewritten (unless ``dry_run``)."""
+        stored ratings bit for bit; pools that differ are rewritten (unless ``dry_run``). ``progress``
+        wraps the games replayed (``"games"``, with their count) and the pools compared (``"pools"``)."""
         with self.uow.begin() as repo:
             repo.lock()
-            ledger = replay(repo.finished_log(), repo.voided_games(), self.rater)
+            log = progress(repo.finished_log(), "games", repo.finished_count())
+            ledger = replay(log, repo.voided_games(), self.rater)
             names = sorted(set(ledger.ratings) | set(repo.stored_pools()))
             if only is not None:
                 names = [n for n in names if n in set(only)]
             reports = []
-            for pool in progress(names):
+            for pool in progress(names, "pools", len(names)):
                 identical = repo.pool_state(pool) == _ledger_state(ledger, pool)
                 rewritten = not identical and not dry_run
                 if rewritten:
