@@ -169,7 +169,8 @@ class ProblemApi(Api):
 
 class HealthSchema(ma.Schema):
     status = ma.fields.String(metadata={"example": "ok"})
-    down = ma.fields.String(metadata={"example": "postgres", "description": "the backends that do not answer"})
+    down = ma.fields.String(metadata={"example": "postgres", "x-only-for": "503",
+                                      "description": "503 only: the backends that do not answer"})
     checks = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.String())
 
 
@@ -214,6 +215,60 @@ def compose_examples(schemas: dict[str, dict[str, Any]]) -> None:
 
     for name in list(schemas):
         composed(name, frozenset())
+
+
+def _component_refs(node: Any) -> set[str]:
+    """Names of the component schemas ``node`` refers to, directly or inside."""
+    found: set[str] = set()
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            ref = item.get("$ref")
+            if isinstance(ref, str) and ref.startswith("#/components/schemas/"):
+                found.add(ref.rsplit("/", 1)[1])
+            stack.extend(v for k, v in item.items() if k != "example")
+        elif isinstance(item, list):
+            stack.extend(item)
+    return found
+
+
+def mark_always_present(document: dict[str, Any], schemas: dict[str, dict[str, Any]]) -> None:
+    """Each component schema that only answers describe (reached from a 2xx response, never from a request
+    body or parameter) lists its always-present properties as ``required``: every property but those marked
+    ``x-only-for`` (present only for some answers, e.g. once a question is answered). A client generated
+    from the document then types them as present, and the answers are checked against it."""
+
+    def closure(roots: set[str]) -> set[str]:
+        seen: set[str] = set()
+        todo = list(roots)
+        while todo:
+            name = todo.pop()
+            if name in seen or name not in schemas:
+                continue
+            seen.add(name)
+            todo.extend(_component_refs(schemas[name]) - seen)
+        return seen
+
+    answers: set[str] = set()
+    asks: set[str] = set()
+    for item in (document.get("paths") or {}).values():
+        for operation in item.values():
+            if not isinstance(operation, dict):
+                continue
+            asks |= _component_refs(operation.get("requestBody") or {}) | _component_refs(
+                operation.get("parameters") or [])
+            for status, response in (operation.get("responses") or {}).items():
+                if str(status).startswith("2"):
+                    answers |= _component_refs(response)
+    for name in sorted(closure(answers) - closure(asks)):
+        schema = schemas[name]
+        properties = schema.get("properties")
+        if not isinstance(properties, dict) or not properties:
+            continue
+        always = [key for key, prop in properties.items() if not (isinstance(prop, dict) and "x-only-for" in prop)]
+        order = {key: k for k, key in enumerate(properties)}
+        schema["required"] = sorted(set(schema.get("required") or []) | set(always), key=lambda k: order.get(k, len(order)))
 
 
 def _reads_json(app: Flask) -> bool:
@@ -315,6 +370,7 @@ def create_service_app(
     if "Health" in api.spec.components.schemas:
         api.spec.components.schemas["Health"]["example"] = {"status": "ok", "checks": {"postgres": "ok", "redis": "ok"}}
     compose_examples(api.spec.components.schemas)
+    mark_always_present(api.spec.to_dict(), api.spec.components.schemas)
     install_metrics(app, service, gauges)
 
     @app.before_request

@@ -261,7 +261,8 @@ class DisputeSchema(ma.Schema):
     audit = ma.fields.Dict(metadata={"example": {"available": True, "ok": True},
                                      "description": "the games service's audit report at the time of the flag"})
     status = ma.fields.String(metadata={"enum": ["open", "ruled"], "example": "open"})
-    ruling = ma.fields.String(allow_none=True, metadata={"enum": ["result_stands", "void", "replay"]})
+    ruling = ma.fields.String(allow_none=True, metadata={"enum": ["result_stands", "void", "replay", None],
+                                                         "example": None, "description": "null until ruled"})
     note = ma.fields.String(allow_none=True, metadata={"example": None})
     replay_request_id = ma.fields.String(allow_none=True, metadata={"example": None})
 

@@ -116,7 +116,8 @@ class HistoryItem(ma.Schema):
 class PlayerPool(RatingFields):
     pool = ma.fields.String(metadata={"example": "paardenkoppen"})
     last_game_id = ma.fields.String(metadata={"example": GAME_ID})
-    history = ma.fields.List(ma.fields.Nested(HistoryItem))
+    history = ma.fields.List(ma.fields.Nested(HistoryItem), metadata={
+        "x-only-for": "history=true", "description": "with `?history=true` only: every rated game, oldest first"})
 
 
 class PlayerRatings(ma.Schema):
