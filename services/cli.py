@@ -209,9 +209,12 @@ def cmd_verify(args: argparse.Namespace) -> int:
         failure = {"ok": False, "error": f"cannot read {args.file}: {exc}"}
         print(json.dumps(failure) if args.json else f"{args.file}: cannot read it: {exc}")
         return 2
-    if not args.json and sys.stderr.isatty():
-        print(f"auditing {len(document.get('events') or [])} events ...", file=sys.stderr, flush=True)
-    report = audit_export(document, default_registry()).as_dict()
+    events = document.get("events") if isinstance(document, dict) else None
+    if not isinstance(document, dict):
+        document = {}
+    with progress(None, total=len(events) if isinstance(events, list) else 0, desc="replaying",
+                  unit="event") as bar:
+        report = audit_export(document, default_registry(), replayed=lambda _version: bar.update()).as_dict()
     print(json.dumps(report, indent=2) if args.json else verify_summary(args.file, report))
     return 0 if report["ok"] else 1
 
@@ -265,8 +268,10 @@ def cmd_ratings_rebuild(args: argparse.Namespace) -> int:
     from services.ratings.bootstrap import service_from_settings
 
     try:
-        report = service_from_settings().rebuild(dry_run=args.dry_run, only=args.pool or None,
-                                                 progress=lambda pools: progress(pools, desc="pools", unit="pool"))
+        def bar(items: Any, what: str, total: int | None) -> Any:  # "games" replayed, "pools" compared
+            return progress(items, desc=what, unit=what.rstrip("s"), total=total)
+
+        report = service_from_settings().rebuild(dry_run=args.dry_run, only=args.pool or None, progress=bar)
     except psycopg.errors.UndefinedTable as exc:
         print(json.dumps({"error": f"{exc.diag.message_primary}; run `speltafel migrate` first"}))
         return 2

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import re
 import threading
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -23,7 +23,8 @@ from werkzeug.http import is_hop_by_hop_header
 from werkzeug.wsgi import ClosingIterator
 
 from services.gateway.openapi import combine
-from shared.config import GATEWAY_HEADER
+from shared.config import GATEWAY_HEADER, cors_origins_from_env
+from shared.web.cors import install_cors
 from shared.web.problems import from_http_exception, problem_response
 
 RETRY_AFTER_SECONDS = 5
@@ -45,7 +46,8 @@ def _swagger_assets() -> Path:
 
 
 def create_gateway_app(upstreams: Mapping[str, str], web_root: Path = WEB_ROOT, streams: str | None = None,
-                       max_streams: int | None = None, forward_secret: str | None = None) -> Flask:
+                       max_streams: int | None = None, forward_secret: str | None = None,
+                       cors_origins: Sequence[str] | None = None) -> Flask:
     """``upstreams``: ``{service: its base URL}``; ``/<service>/...`` is forwarded there. ``web_root``: the
     web client's static files (``services/web/static``), served at ``/`` with its ``js``, ``css``,
     ``vendor``, ``img`` and ``dev`` (the renderers' example pages) folders. ``streams``: the stream
@@ -55,7 +57,9 @@ def create_gateway_app(upstreams: Mapping[str, str], web_root: Path = WEB_ROOT, 
     answering everything else (None: no limit). ``forward_secret``: sent with every forwarded request in
     ``X-Speltafel-Gateway``, so the services (given the same ``SPELTAFEL_GATEWAY_SECRET``) trust this
     gateway's ``X-Forwarded-For`` (the address it sees appended) and no one else's: each client address
-    behind it gets its own rate-limit bucket."""
+    behind it gets its own rate-limit bucket. ``cors_origins``: ``CORS_ORIGINS`` (None: from the environment,
+    as the services read it); the gateway's own answers (its refusals, the combined document, the web client)
+    carry the CORS headers the services' answers carry, and a forwarded answer keeps the service's."""
     upstreams = {name: url.rstrip("/") for name, url in upstreams.items()}
     streams = streams.rstrip("/") if streams else None
     app = Flask("gateway")
@@ -63,6 +67,7 @@ def create_gateway_app(upstreams: Mapping[str, str], web_root: Path = WEB_ROOT, 
     http = requests.Session()
     stream_slots = threading.BoundedSemaphore(max_streams) if max_streams else None
     app.register_error_handler(HTTPException, from_http_exception)  # its own refusals are problem+json too
+    install_cors(app, cors_origins_from_env() if cors_origins is None else cors_origins)
 
     def base_url() -> str:
         return request.host_url.rstrip("/")
@@ -141,6 +146,9 @@ def create_gateway_app(upstreams: Mapping[str, str], web_root: Path = WEB_ROOT, 
     @app.route("/<service>/<path:rest>", methods=methods)
     def forward(service: str, rest: str) -> Response:
         upstream = upstreams.get(service)
+        if upstream is None and request.method == "OPTIONS" and "Access-Control-Request-Method" in request.headers:
+            # a preflight passes (with CORS headers for an allowed origin), so the page reads the 404 itself
+            return Response(status=204, headers={"Allow": ", ".join(methods)})
         if upstream is None:
             return problem_response(404, "Not Found", f"no service {service!r}; the services are "
                                     + ", ".join(f"/{n}" for n in upstreams), errors={"path": ["unknown service"]})

@@ -7,7 +7,6 @@ import hmac
 import http
 import json
 import logging
-import re
 from collections.abc import Callable, Iterable
 from importlib import resources
 from pathlib import Path
@@ -20,7 +19,6 @@ import redis.exceptions
 from apispec import BasePlugin
 from apispec.ext.marshmallow import MarshmallowPlugin
 from flask import Flask, Response, request, send_from_directory
-from flask_cors import CORS
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 from werkzeug.middleware.proxy_fix import ProxyFix
@@ -30,6 +28,7 @@ from shared.db import recheck_pools
 from shared.errors import ServiceError
 from shared.web import ratelimit, roles
 from shared.web.blueprint import Blueprint
+from shared.web.cors import install_cors
 from shared.web.hygiene import MAX_JSON_DEPTH, lone_surrogates, too_deep, unstorable_numbers
 from shared.web.observability import Gauges, install_metrics
 from shared.web.problems import (
@@ -45,13 +44,6 @@ log = logging.getLogger(__name__)
 
 ReadyCheck = Callable[[], None]  # raises when the dependency does not answer
 RETRY_AFTER_SECONDS = 5  # what a 503 tells the client to wait
-# request headers a browser client may send, response headers it may read (CORS)
-CORS_ALLOW_HEADERS = ["Authorization", "Content-Type", "Idempotency-Key", "If-None-Match", "If-Match",
-                      "Last-Event-ID", "X-Request-ID"]
-CORS_EXPOSE_HEADERS = ["ETag", "Location", "Retry-After", "X-Request-ID", "Idempotency-Key", "Link",
-                       "Content-Disposition"]
-
-
 def backend_down(exc: BaseException) -> str | None:
     """The backend an exception says is unreachable ("PostgreSQL", "Redis"), else None."""
     if isinstance(exc, psycopg_pool.PoolTimeout | psycopg.OperationalError):
@@ -59,15 +51,6 @@ def backend_down(exc: BaseException) -> str | None:
     if isinstance(exc, redis.exceptions.ConnectionError | redis.exceptions.TimeoutError):
         return "Redis"
     return None
-
-
-def origin_pattern(origin: str) -> re.Pattern[str]:
-    """``CORS_ORIGINS`` entry to an anchored pattern: ``:*`` at the end is any port, another ``*`` one
-    DNS label (``https://*.example.org``); everything else is literal."""
-    text = re.escape(origin.rstrip("/"))
-    text = re.sub(r":\\\*$", "(:[0-9]{1,5})?", text)
-    text = text.replace(r"\*", "[a-z0-9-]+")
-    return re.compile(f"^{text}$", re.IGNORECASE)
 
 
 class ProblemSchema(ma.Schema):
@@ -186,7 +169,8 @@ class ProblemApi(Api):
 
 class HealthSchema(ma.Schema):
     status = ma.fields.String(metadata={"example": "ok"})
-    down = ma.fields.String(metadata={"example": "postgres", "description": "the backends that do not answer"})
+    down = ma.fields.String(metadata={"example": "postgres", "x-only-for": "503",
+                                      "description": "503 only: the backends that do not answer"})
     checks = ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.String())
 
 
@@ -231,6 +215,60 @@ def compose_examples(schemas: dict[str, dict[str, Any]]) -> None:
 
     for name in list(schemas):
         composed(name, frozenset())
+
+
+def _component_refs(node: Any) -> set[str]:
+    """Names of the component schemas ``node`` refers to, directly or inside."""
+    found: set[str] = set()
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            ref = item.get("$ref")
+            if isinstance(ref, str) and ref.startswith("#/components/schemas/"):
+                found.add(ref.rsplit("/", 1)[1])
+            stack.extend(v for k, v in item.items() if k != "example")
+        elif isinstance(item, list):
+            stack.extend(item)
+    return found
+
+
+def mark_always_present(document: dict[str, Any], schemas: dict[str, dict[str, Any]]) -> None:
+    """Each component schema that only answers describe (reached from a 2xx response, never from a request
+    body or parameter) lists its always-present properties as ``required``: every property but those marked
+    ``x-only-for`` (present only for some answers, e.g. once a question is answered). A client generated
+    from the document then types them as present, and the answers are checked against it."""
+
+    def closure(roots: set[str]) -> set[str]:
+        seen: set[str] = set()
+        todo = list(roots)
+        while todo:
+            name = todo.pop()
+            if name in seen or name not in schemas:
+                continue
+            seen.add(name)
+            todo.extend(_component_refs(schemas[name]) - seen)
+        return seen
+
+    answers: set[str] = set()
+    asks: set[str] = set()
+    for item in (document.get("paths") or {}).values():
+        for operation in item.values():
+            if not isinstance(operation, dict):
+                continue
+            asks |= _component_refs(operation.get("requestBody") or {}) | _component_refs(
+                operation.get("parameters") or [])
+            for status, response in (operation.get("responses") or {}).items():
+                if str(status).startswith("2"):
+                    answers |= _component_refs(response)
+    for name in sorted(closure(answers) - closure(asks)):
+        schema = schemas[name]
+        properties = schema.get("properties")
+        if not isinstance(properties, dict) or not properties:
+            continue
+        always = [key for key, prop in properties.items() if not (isinstance(prop, dict) and "x-only-for" in prop)]
+        order = {key: k for k, key in enumerate(properties)}
+        schema["required"] = sorted(set(schema.get("required") or []) | set(always), key=lambda k: order.get(k, len(order)))
 
 
 def _reads_json(app: Flask) -> bool:
@@ -290,16 +328,7 @@ def create_service_app(
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=settings.proxy_hops)  # type: ignore[method-assign]
     if settings.gateway_secret:
         app.wsgi_app = TrustedGateway(app.wsgi_app, settings.gateway_secret)  # type: ignore[method-assign]
-    if settings.cors_origins:
-        CORS(
-            app,
-            origins=[origin_pattern(o) for o in settings.cors_origins],
-            allow_headers=CORS_ALLOW_HEADERS,
-            expose_headers=CORS_EXPOSE_HEADERS,
-            methods=["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
-            max_age=600,
-            vary_header=True,
-        )
+    install_cors(app, settings.cors_origins)
 
     ops = Blueprint("ops", __name__, description="Liveness, readiness and metrics")
 
@@ -341,6 +370,7 @@ def create_service_app(
     if "Health" in api.spec.components.schemas:
         api.spec.components.schemas["Health"]["example"] = {"status": "ok", "checks": {"postgres": "ok", "redis": "ok"}}
     compose_examples(api.spec.components.schemas)
+    mark_always_present(api.spec.to_dict(), api.spec.components.schemas)
     install_metrics(app, service, gauges)
 
     @app.before_request

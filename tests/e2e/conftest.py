@@ -15,6 +15,33 @@ from services.games.engines.registry import default_registry
 from shared.config import Settings
 
 ADMIN = "test-admin-token"
+# every e2e client calls as a browser page on the web client's development origin would (CORS_ORIGINS'
+# default allows http://localhost:*), so every answer the tier receives is checked to be readable there
+ORIGIN = "http://localhost:5173"
+# answer headers a client reads: each one present must be exposed to the page's script
+CLIENT_READS = ("ETag", "Location", "Retry-After", "X-Request-ID", "Idempotent-Replayed", "WWW-Authenticate",
+                "Content-Disposition")
+
+
+def check_cors(response: requests.Response, *args: Any, **kwargs: Any) -> None:
+    """A ``requests`` response hook: the answer (errors included) allows ``ORIGIN`` and exposes every
+    header a client reads that it carries."""
+    sent = response.request.headers.get("Origin")
+    if sent is None:
+        return
+    where = f"{response.request.method} {response.url} -> {response.status_code}"
+    assert response.headers.get("Access-Control-Allow-Origin") == sent, f"no CORS for {sent}: {where}"
+    exposed = {h.strip().lower() for h in response.headers.get("Access-Control-Expose-Headers", "").split(",")}
+    missing = [h for h in CLIENT_READS if h in response.headers and h.lower() not in exposed]
+    assert not missing, f"{where} carries {missing} but does not expose them"
+
+
+def browser_session() -> requests.Session:
+    """A session that sends ``Origin: ORIGIN`` and checks the CORS headers of every answer."""
+    session = requests.Session()
+    session.headers["Origin"] = ORIGIN
+    session.hooks["response"].append(check_cors)
+    return session
 
 
 class Server:
@@ -46,7 +73,7 @@ class Client:
 
     def __init__(self, base: str, token: str | None = None, player_id: str | None = None) -> None:
         self.base, self.token, self.player_id = base, token, player_id
-        self.http = requests.Session()
+        self.http = browser_session()
         if token:
             self.http.headers["Authorization"] = f"Bearer {token}"
 
@@ -58,7 +85,7 @@ class Client:
 
 
 def register(base: str, name: str) -> Client:
-    r = requests.post(base + "/v1/players", json={"display_name": name}, timeout=10)
+    r = browser_session().post(base + "/v1/players", json={"display_name": name}, timeout=10)
     assert r.status_code == 201, r.text
     body = r.json()
     return Client(base, body["token"], body["id"])

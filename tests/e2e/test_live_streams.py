@@ -14,10 +14,14 @@ import threading
 import time
 from collections.abc import Iterator
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 import requests
+from openapi_schema_validator import OAS30Validator
 from redis import Redis
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT4
 
 from services.games.adapters.notifications import channel
 from services.games.bootstrap import create_app as create_games_app
@@ -203,6 +207,14 @@ def test_a_clocked_tables_ndjson_stream_has_a_clock_line_after_each_batch(games_
     assert clocks[-1]["clock"]["kind"] == "per_move" and {s["seat"] for s in clocks[-1]["clock"]["seats"]} == {0, 1}
     assert clocks[-1]["clock"]["version"] == version
     assert [line["version"] for line in lines if line not in clocks] == list(range(1, version + 1))
+    # every line is exactly one of the documented lines (oneOf): an event or a clock line
+    spec = requests.get(games_url + "/openapi.json", timeout=10).json()
+    registry = Registry().with_resource("urn:spec", Resource.from_contents(spec, default_specification=DRAFT4))
+    pointer = "/paths/~1v1~1games~1{game_id}~1events~1stream/get/responses/200/content/application~1x-ndjson/schema"
+    validator = OAS30Validator({"$ref": f"urn:spec#{quote(pointer)}"}, registry=registry)
+    errors = [[f"{list(e.absolute_path)}: {e.message}" for err in validator.iter_errors(line) for e in (err.context or [err])]
+              for line in lines]
+    assert errors == [[] for _ in lines]
 
 
 def test_a_stream_accepts_only_the_media_types_it_serves(games_url: str) -> None:
@@ -219,10 +231,12 @@ def test_openapi_documents_both_stream_media_types(games_url: str) -> None:
     answer = spec["paths"]["/v1/games/{game_id}/events/stream"]["get"]["responses"]["200"]
     content = answer["content"]
     assert set(content) >= {"text/event-stream", "application/x-ndjson"}
-    item = content["application/x-ndjson"]["schema"]
-    if "$ref" in item:
-        item = spec["components"]["schemas"][item["$ref"].rsplit("/", 1)[1]]
-    assert set(item["properties"]) == {"version", "type", "payload", "recorded_at"}
+    lines = [spec["components"]["schemas"][ref["$ref"].rsplit("/", 1)[1]]
+             for ref in content["application/x-ndjson"]["schema"]["oneOf"]]  # an event line or a clock line
+    event, clock = lines
+    assert set(event["properties"]) == set(event["required"]) == {"version", "type", "payload", "recorded_at"}
+    assert set(clock["properties"]) == set(clock["required"]) == {"type", "clock"}
+    assert clock["properties"]["type"]["enum"] == ["clock"] and "example" in event and "example" in clock
     assert "`data`" in answer["description"] and "recorded_at" in answer["description"]
 
 

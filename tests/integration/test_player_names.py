@@ -125,6 +125,9 @@ def test_a_rename_reaches_the_leaderboard_history_and_chart_title(
     title = root.find("{http://www.w3.org/2000/svg}title")
     assert title is not None and title.text == "Anneke <de Snelle> \u2014 rating in roparun"
     assert "after 1 game:" in svg and "1 games" not in svg
+    predicted = ratings.post("/v1/predict", json={"pool": "roparun", "players": people}).get_json()
+    assert [p["display_name"] for t in predicted["teams"] for p in t["players"]] == [
+        "Anneke <de Snelle>", "Bram", "Carla"]
 
 
 def test_a_rename_reaches_league_participants_and_standings(
@@ -238,3 +241,50 @@ def test_players_registered_before_tokens_and_names_keep_their_token_and_are_ann
         shutil.rmtree(first_only, ignore_errors=True)
         with psycopg.connect(admin_url, autocommit=True) as conn:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def test_every_matchmaking_listing_names_its_players_in_one_shape(
+    pool: ConnectionPool, redis: Redis, matchmaking: FlaskClient
+) -> None:
+    """Issue 15.2: wherever matchmaking lists players (league pairings and byes, participants, withdrawals,
+    private tables and their creator, tickets) each comes as ``{player_id, display_name}``, the name kept
+    from PlayerRegistered / PlayerRenamed."""
+    directory = PlayerDirectory(pool)
+    registered = [directory.register(f"speler {k}") for k in range(5)]
+    people = [p for p, _ in registered]
+    deliver(pool, redis)
+    admin = {"Authorization": f"Bearer {ADMIN}"}
+    r = matchmaking.post("/v1/leagues", headers=admin, json={
+        "name": "Names", "game_type": "roparun", "participants": people, "rounds": 2, "table_sizes": [4]})
+    assert r.status_code == 201, r.get_json()
+    league_id = r.get_json()["id"]
+    directory.rename(people[4], "Eva")
+    deliver(pool, redis)
+    names = {p: f"speler {k}" for k, p in enumerate(people)} | {people[4]: "Eva"}
+
+    def ref(player_id: str) -> dict[str, Any]:
+        return {"player_id": player_id, "display_name": names[player_id]}
+
+    league = matchmaking.get(f"/v1/leagues/{league_id}").get_json()
+    assert league["participants"] == [ref(p) for p in people]
+    first = league["schedule"][0]
+    seated = [p for table in first["tables"] for p in table["seats"]] + first["byes"]
+    assert sorted(seated) == sorted(people) and len(first["byes"]) == 1
+    for table in first["tables"]:
+        assert table["players"] == [ref(p) for p in table["seats"]]
+    assert first["bye_players"] == [ref(p) for p in first["byes"]]
+    w = matchmaking.post(f"/v1/leagues/{league_id}/withdraw", headers=admin,
+                         json={"player_id": people[4], "reason": "moved"})
+    assert w.status_code == 200, w.get_json()
+    assert [(x["player_id"], x["display_name"]) for x in w.get_json()["withdrawals"]] == [(people[4], "Eva")]
+
+    host = {"Authorization": f"Bearer {registered[4][1]}"}
+    table = matchmaking.post("/v1/private-tables", headers=host, json={"game_type": "roparun", "num_players": 2})
+    assert table.status_code == 201, table.get_json()
+    assert table.get_json()["players"] == [ref(people[4])] and table.get_json()["creator"] == ref(people[4])
+    ticket = matchmaking.post("/v1/tickets", headers={"Authorization": f"Bearer {registered[1][1]}"},
+                              json={"game_type": "roparun", "player_counts": [4]})
+    assert ticket.status_code == 201, ticket.get_json()
+    assert ticket.get_json()["player"] == ref(people[1])
+    spec = matchmaking.get("/openapi.json").get_json()["components"]["schemas"]
+    assert sorted(spec["PlayerRef"]["required"]) == ["display_name", "player_id"]

@@ -12,7 +12,7 @@ that never go backwards, and each automatic move the one the seed picks.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -85,7 +85,9 @@ def audit_events(
     events: Sequence[dict[str, Any]],
     registry: Registry,
     head: tuple[int, str] | None = None,
+    replayed: Callable[[int], None] | None = None,
 ) -> AuditReport:
+    """``replayed``: called with each event's version as the replay passes it (a progress bar's tick)."""
     chain, seed_check = Check("hash_chain"), Check("seed_commitment")
     chance, moves, final = Check("chance_events"), Check("moves_revalidated"), Check("final_state")
     clock, limit = Check("clock_times"), Check("length_limit")
@@ -131,7 +133,7 @@ def audit_events(
     timer = ClockAudit(clock, server_seed, game_id)
     if not created.get("max_length"):
         limit.detail = "no maximum length was recorded at creation (the game type has none): nothing to pass"
-    _replay_and_compare(engine, events, moves, final, chance, server_seed, game_id, setup, timer, limit)
+    _replay_and_compare(engine, events, moves, final, chance, server_seed, game_id, setup, timer, limit, replayed)
     if not created.get("clock") and clock.status == "pass":
         clock.detail = "the table has no clock: no time to re-check, and no timeout was recorded"
     return report
@@ -232,6 +234,7 @@ def _replay_and_compare(
     setup: list[list[int]],
     timer: ClockAudit,
     limit: Check,
+    replayed: Callable[[int], None] | None = None,
 ) -> None:
     table = Table(game_id)
     expected: list[dict[str, Any]] = []  # engine events the last move/start must be followed by
@@ -239,6 +242,8 @@ def _replay_and_compare(
     previous = ""
     for event in events:
         version, type_, payload = int(event["version"]), event["type"], event["payload"]
+        if replayed is not None:
+            replayed(version)
         if previous == length.ADJUDICATED and type_ != "GameFinished":
             limit.fail(version, "GameAdjudicated is not followed by GameFinished")
         previous = type_
@@ -461,12 +466,13 @@ def _fields_not_backed(document: dict[str, Any], events: list[dict[str, Any]]) -
     return bad + [f"{k} (unknown field)" for k in sorted(document) if k not in EXPORT_FIELDS]
 
 
-def audit_export(document: dict[str, Any], registry: Registry) -> AuditReport:
+def audit_export(document: dict[str, Any], registry: Registry,
+                 replayed: Callable[[int], None] | None = None) -> AuditReport:
     """Audit an exported game (``GET /v1/games/{id}/export``) with no database and no network: the log
     as ``audit_events`` does, and every top-level field of the document against that log."""
     raw = document.get("events")
     events: list[dict[str, Any]] = raw if isinstance(raw, list) else []
-    report = audit_events(str(document.get("game_id")), events, registry, _head(document))
+    report = audit_events(str(document.get("game_id")), events, registry, _head(document), replayed)
     fields = Check("export_fields")
     bad = _fields_not_backed(document, events)
     if bad:

@@ -329,7 +329,8 @@ STREAM_DOC = (
                     "example": 'id: 7\nevent: MoveMade\ndata: {"version": 7, "type": "MoveMade", '
                     '"payload": {"seat": 0}, "recorded_at": "2026-05-01T20:15:00.000000+00:00"}\n\n',
                 },
-                NDJSON_TYPE: {"schema": s.EventItem},
+                # each line: an event (it has a version) or, on a clocked table, a clock line (it has none)
+                NDJSON_TYPE: {"schema": {"oneOf": [s.EventItem, s.ClockLine]}},
             },
         },
         "406": {"description": "`Accept` names neither text/event-stream nor application/x-ndjson"},

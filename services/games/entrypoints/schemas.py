@@ -294,7 +294,9 @@ class GameSchema(GameSummarySchema):
     )
     commitment = ma.fields.String(metadata={"description": "SHA-256 of the secret server seed"})
     revealed_seed = ma.fields.String(allow_none=True)
-    status_now = ma.fields.String()
+    status_now = ma.fields.String(metadata={
+        "x-only-for": "GET .../state", "description": "GET .../state only: the game's status now (`status` is "
+        "the status at the version asked for)"})
     clock = ma.fields.Nested(
         "ClockView",
         allow_none=True,
@@ -303,9 +305,9 @@ class GameSchema(GameSummarySchema):
 
 
 class ClockSeat(ma.Schema):
-    seat = ma.fields.Integer()
+    seat = ma.fields.Integer(metadata={"example": 0})
     remaining_seconds = ma.fields.Float(metadata={"example": 287.5, "description": "time left at `as_of`"})
-    running = ma.fields.Boolean(metadata={"description": "this seat's clock runs now"})
+    running = ma.fields.Boolean(metadata={"example": True, "description": "this seat's clock runs now"})
     deadline = ma.fields.String(
         allow_none=True,
         metadata={"example": "2026-12-01T17:05:12.250000+00:00", "description": "when its time runs out"},
@@ -314,23 +316,29 @@ class ClockSeat(ma.Schema):
 
 class ClockView(ma.Schema):
     kind = ma.fields.String(metadata={"enum": ["fischer", "per_move", "correspondence"], "example": "fischer"})
-    base_seconds = ma.fields.Integer(metadata={"example": 300})
-    increment_seconds = ma.fields.Integer(metadata={"example": 5})
-    seconds = ma.fields.Integer()
-    days_per_move = ma.fields.Integer()
+    base_seconds = ma.fields.Integer(metadata={"example": 300, "x-only-for": "fischer"})
+    increment_seconds = ma.fields.Integer(metadata={"example": 5, "x-only-for": "fischer"})
+    seconds = ma.fields.Integer(metadata={"x-only-for": "per_move", "description": "per_move: seconds per move"})
+    days_per_move = ma.fields.Integer(metadata={"x-only-for": "correspondence",
+                                                "description": "correspondence: days per move"})
     timeout_policy = ma.fields.String(metadata={"enum": ["forfeit", "auto_move"], "example": "forfeit"})
     as_of = ma.fields.String(
         allow_none=True,
-        metadata={"description": "the time the remaining times are given for: the server's now while the game "
+        metadata={"example": "2026-12-01T17:00:24.750000+00:00",
+                  "description": "the time the remaining times are given for: the server's now while the game "
                   "runs (at a past version: the time recorded with it)"},
     )
     paused = ma.fields.Boolean(
-        metadata={"description": "the game waits for another service (a question); no clock runs"}
+        metadata={"example": False, "description": "the game waits for another service (a question); no clock runs"}
     )
     deadline = ma.fields.String(
-        allow_none=True, metadata={"description": "the earliest deadline of a running clock"}
+        allow_none=True, metadata={"example": "2026-12-01T17:05:12.250000+00:00",
+                                   "description": "the earliest deadline of a running clock"}
     )
     seats = ma.fields.List(ma.fields.Nested(ClockSeat))
+    version = ma.fields.Integer(metadata={
+        "x-only-for": "live streams", "description": "in a live stream's clock event or line only: the game's "
+        "version the times are for"})
 
 
 class GameList(ma.Schema):
@@ -367,6 +375,14 @@ class EventItem(ma.Schema):
     type = ma.fields.String()
     payload = ma.fields.Dict()
     recorded_at = ma.fields.String()
+
+
+class ClockLine(ma.Schema):
+    """A line of the NDJSON stream that is not an event: on a clocked table, the clock after each batch."""
+
+    type = ma.fields.String(required=True, metadata={"enum": ["clock"], "example": "clock"})
+    clock = ma.fields.Nested(ClockView, required=True, metadata={
+        "description": "the game's `clock` with each seat's remaining time and the deadline, plus `version`"})
 
 
 class MoveResult(ma.Schema):

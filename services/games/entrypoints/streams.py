@@ -36,13 +36,8 @@ from services.games.entrypoints.stream_fanout import Hub, StreamSettings, Viewer
 from services.games.service_layer.handlers import GamesService
 from shared.auth import Identity, PlayerDirectory, UnknownToken, authenticate
 from shared.errors import ServiceError, problem_for_status, problem_type, status_phrase
-from shared.web.app import (
-    CORS_ALLOW_HEADERS,
-    CORS_EXPOSE_HEADERS,
-    RETRY_AFTER_SECONDS,
-    backend_down,
-    origin_pattern,
-)
+from shared.web.app import RETRY_AFTER_SECONDS, backend_down
+from shared.web.cors import CORS_ALLOW_HEADERS, CORS_EXPOSE_HEADERS, origin_pattern
 
 log = logging.getLogger(__name__)
 # nginx (deploy/nginx.conf: large_client_header_buffers 4 16k) takes a request line or a header line up to

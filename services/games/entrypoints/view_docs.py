@@ -59,6 +59,11 @@ def register_view_components(spec: APISpec, registry: Registry) -> None:
 def attach_examples(spec: APISpec) -> None:
     """Answers of a real game (``examples.json``) as the examples of the components of the same name."""
     text = resources.files(__package__).joinpath("examples.json").read_text(encoding="utf-8")
-    for name, example in json.loads(text).items():
+    examples = json.loads(text)
+    # the parts of those answers that are components of their own: a list item, a seat, an event
+    examples["GameSummary"] = examples["GameList"]["items"][0]
+    examples["Seat"] = examples["Game"]["seats"][0]
+    examples["EventItem"] = examples["EventLog"]["events"][0]
+    for name, example in examples.items():
         if name in spec.components.schemas:
             spec.components.schemas[name]["example"] = example

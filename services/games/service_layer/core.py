@@ -287,7 +287,8 @@ class ServiceCore:
         outbox += self._bot_turns(repo, engine, new)
         for pending in events:
             if pending.type in {"GameFinished", "GameAborted"}:
-                body = {"game_id": table.game_id, **pending.payload}
+                # finished_at (outside the hashed event): when the game ended, the date ratings shows
+                body = {"game_id": table.game_id, **pending.payload, "finished_at": iso(self.now())}
                 outbox += outbox_for(pending.type, f"{table.game_id}:{pending.type}", body)
         try:
             to_move = engine.to_move(new.progress.state) if new.progress and new.status == "running" else []

@@ -7,6 +7,7 @@ from marshmallow import validate
 
 from services.matchmaking.domain.league_rules import CHOICES
 from shared.bots import BOT_LEVELS
+from shared.players import player_field, players_field
 from shared.web.bounds import bounded
 
 TICKET_STATUSES = ("waiting", "matched", "ready", "finished", "aborted", "cancelled", "failed")
@@ -91,6 +92,7 @@ def failure_field() -> ma.fields.Nested:
 class TicketSchema(ma.Schema):
     id = ma.fields.String(metadata={"example": "0b3c6a1e-2f4d-4b8a-9e7c-5d1f3a2b4c6d"})
     player_id = ma.fields.String(metadata={"example": PLAYER})
+    player = player_field("the ticket's player with their display name")
     game_type = ma.fields.String(metadata={"example": "paardenkoppen"})
     options = ma.fields.Dict(metadata={"example": {}})
     player_counts = ma.fields.List(ma.fields.Integer(), metadata={"example": [4]})
@@ -109,6 +111,8 @@ class TicketSchema(ma.Schema):
     team = ma.fields.Integer(allow_none=True, metadata={"example": None})
     seats = ma.fields.List(ma.fields.String(allow_none=True), allow_none=True, metadata={
         "example": [PLAYER], "description": "player ids in seat order; null where a bot sits"})
+    players = players_field("the seated players with their display names, in seat order; null where a bot sits",
+                            nullable_items=True, allow_none=True)
     teams = ma.fields.List(ma.fields.List(ma.fields.Integer()), allow_none=True,
                            metadata={"example": [[0, 2], [1, 3]], "description": "seat indices per team"})
     reason = ma.fields.String(allow_none=True, metadata={"example": "4 tickets for paardenkoppen (solo); rating"
@@ -151,6 +155,7 @@ class PrivateTableSchema(ma.Schema):
     options = ma.fields.Dict(metadata={"example": {}})
     num_players = ma.fields.Integer(metadata={"example": 4})
     seats = ma.fields.List(ma.fields.String(), metadata={"example": [PLAYER]})
+    players = players_field("the seated players with their display names, in seat order")
     invite_code = ma.fields.String(metadata={"example": "K7QW2MZP"})
     clock = clock_view()
     timeout_policy = policy_view()
@@ -159,6 +164,7 @@ class PrivateTableSchema(ma.Schema):
     game_id = ma.fields.String(allow_none=True, metadata={"example": None})
     your_ticket_id = ma.fields.String(allow_none=True, metadata={"example": "0b3c6a1e-2f4d-4b8a-9e7c-5d1f3a2b4c6d"})
     created_by = ma.fields.String(metadata={"example": PLAYER})
+    creator = player_field("who made the table, with their display name")
     created_at = ma.fields.String(metadata={"example": "2024-05-01T12:00:00+00:00"})
 
 
@@ -212,6 +218,7 @@ class LeagueTableSchema(ma.Schema):
     round = ma.fields.Integer(metadata={"example": 1})
     table_no = ma.fields.Integer(metadata={"example": 1})
     seats = ma.fields.List(ma.fields.String(), metadata={"example": [PLAYER]})
+    players = players_field("the seated players with their display names, in seat order")
     reason = ma.fields.String(metadata={"example": "Swiss round 2, table 1: standings places 1, 2, 3, 5 (points"
                                         " 3, 3, 2, 2); places skipped to avoid repeat table-mates; seats by"
                                         " earlier seat positions (earliest seats move last)"})
@@ -244,6 +251,7 @@ class RoundSchema(ma.Schema):
     complete = ma.fields.Boolean(metadata={"example": True})
     tables = ma.fields.List(ma.fields.Nested(LeagueTableSchema))
     byes = ma.fields.List(ma.fields.String(), metadata={"example": []})
+    bye_players = players_field("the players with a bye this round, with their display names")
 
 
 class DisputeSchema(ma.Schema):
@@ -253,14 +261,10 @@ class DisputeSchema(ma.Schema):
     audit = ma.fields.Dict(metadata={"example": {"available": True, "ok": True},
                                      "description": "the games service's audit report at the time of the flag"})
     status = ma.fields.String(metadata={"enum": ["open", "ruled"], "example": "open"})
-    ruling = ma.fields.String(allow_none=True, metadata={"enum": ["result_stands", "void", "replay"]})
+    ruling = ma.fields.String(allow_none=True, metadata={"enum": ["result_stands", "void", "replay", None],
+                                                         "example": None, "description": "null until ruled"})
     note = ma.fields.String(allow_none=True, metadata={"example": None})
     replay_request_id = ma.fields.String(allow_none=True, metadata={"example": None})
-
-
-class Participant(ma.Schema):
-    player_id = ma.fields.String(metadata={"example": PLAYER})
-    display_name = ma.fields.String(allow_none=True, metadata={"example": "Anneke"})
 
 
 class LeagueSchema(ma.Schema):
@@ -268,7 +272,7 @@ class LeagueSchema(ma.Schema):
     name = ma.fields.String(metadata={"example": "Spring league"})
     game_type = ma.fields.String(metadata={"example": "paardenkoppen"})
     options = ma.fields.Dict(metadata={"example": {}})
-    participants = ma.fields.List(ma.fields.Nested(Participant))
+    participants = players_field("the league's players with their display names")
     rounds = ma.fields.Integer(metadata={"example": 3})
     table_sizes = ma.fields.List(ma.fields.Integer(), metadata={"example": [4]})
     format = ma.fields.String(metadata={"enum": ["round_robin", "swiss"], "example": "swiss"})
@@ -282,9 +286,9 @@ class LeagueSchema(ma.Schema):
     clock = clock_view()
     timeout_policy = policy_view()
     withdrawals = ma.fields.List(ma.fields.Dict(), metadata={"example": [{
-        "player_id": PLAYER, "from_round": 2, "rule": "not_paired", "reason": "moved abroad", "by": "admin"}]})
+        "player_id": PLAYER, "display_name": "Anneke", "from_round": 2, "rule": "not_paired", "reason": "moved abroad", "by": "admin"}]})
     late_entries = ma.fields.List(ma.fields.Dict(), metadata={"example": [{
-        "player_id": PLAYER, "from_round": 3, "missed_rounds": [1, 2], "points_per_missed_round": 0.5,
+        "player_id": PLAYER, "display_name": "Anneke", "from_round": 3, "missed_rounds": [1, 2], "points_per_missed_round": 0.5,
         "rule": "half", "by": "admin"}]})
     pairing_overrides = ma.fields.List(ma.fields.Dict(), metadata={"example": [{
         "round": 3, "tables": [[PLAYER, "5b1d..."]], "byes": [], "reason": "brothers may not meet",

@@ -30,6 +30,7 @@ from services.matchmaking.service_layer.tables import TicketsAndTables
 from shared.auth import Identity
 from shared.eventstore.model import NewEvent, OutboxMessage
 from shared.messages import outbox_for
+from shared.players import player_refs
 
 log = logging.getLogger(__name__)
 ACTIVE = ("waiting", "matched")
@@ -191,19 +192,20 @@ class MatchmakingService(LeagueOperations, TicketsAndTables, MessageHandlers):
             rounds.append({
                 "round": r,
                 "complete": league.round_complete(r),
-                "tables": [t.as_dict() for t in league.round_tables(r)],
+                "tables": [t.as_dict() | {"players": player_refs(t.seats, names)} for t in league.round_tables(r)],
                 "byes": league.byes.get(r, []),
+                "bye_players": player_refs(league.byes.get(r, []), names),
             })
         return {
             "id": league.league_id, "name": league.name, "game_type": league.game_type, "options": league.options,
-            "participants": [{"player_id": p, "display_name": names.get(p)} for p in league.participants],
+            "participants": player_refs(league.participants, names),
             "rounds": league.rounds, "table_sizes": league.table_sizes, "format": league.format,
             "status": league.status, "seated_rounds": league.seated_rounds, "version": league.version,
             "schedule": rounds, "disputes": [d.as_dict() for d in league.disputes.values()],
             "rules": league.rules.as_dict(),
             "clock": league.clock, "timeout_policy": league.timeout_policy,
-            "withdrawals": list(league.withdrawn.values()),
-            "late_entries": list(league.entered.values()),
+            "withdrawals": [w | {"display_name": names.get(w["player_id"])} for w in league.withdrawn.values()],
+            "late_entries": [e | {"display_name": names.get(e["player_id"])} for e in league.entered.values()],
             "pairing_overrides": [league.overrides[r] for r in sorted(league.overrides)],
         }
 

@@ -6,7 +6,7 @@ with the table's clock."""
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -33,6 +33,7 @@ from services.matchmaking.service_layer.validation import check_table_request, c
 from shared.auth import Identity
 from shared.eventstore.model import NewEvent
 from shared.messages import outbox_for
+from shared.players import player_ref, player_refs
 
 if TYPE_CHECKING:
     from services.matchmaking.adapters.postgres import UnitOfWork
@@ -110,15 +111,17 @@ class TicketsAndTables:
                     raise Unauthorized("reading a ticket needs its player's token")
                 raise Forbidden("this ticket belongs to another player")
             table = repo.table(ticket["table_id"]) if ticket["table_id"] else None
+            names = repo.display_names([ticket["player_id"], *(table["seats"] if table else [])])
             now = repo.now()
-        return self._ticket_view(ticket, table, now)
+        return self._ticket_view(ticket, table, now, names)
 
     def _ticket_view(
-        self, t: dict[str, Any], table: dict[str, Any] | None, now: datetime
+        self, t: dict[str, Any], table: dict[str, Any] | None, now: datetime, names: Mapping[str, str]
     ) -> dict[str, Any]:
         return {
             "id": t["id"],
             "player_id": t["player_id"],
+            "player": player_ref(t["player_id"], names),
             "game_type": t["game_type"],
             "options": t["options"],
             "player_counts": t["player_counts"],
@@ -136,6 +139,7 @@ class TicketsAndTables:
             "seat": t["seat"],
             "team": t["team"],
             "seats": table["seats"] if table else None,
+            "players": player_refs(table["seats"], names) if table else None,
             "teams": table["teams"] if table else None,
             "reason": table["reason"] if table else None,
             "invite_code": table["invite_code"] if table and table["kind"] == "private" else None,
@@ -159,7 +163,7 @@ class TicketsAndTables:
             if ticket["player_id"] != player:
                 raise Forbidden("this ticket belongs to another player")
             if ticket["status"] == "cancelled":
-                return self._ticket_view(ticket, None, repo.now())
+                return self._ticket_view(ticket, None, repo.now(), repo.display_names([player]))
             if ticket["status"] != "waiting":
                 raise Conflict(f"the ticket is {ticket['status']}: its table has formed", code="ticket_matched")
             if ticket["table_id"]:  # leave a private table that is still filling
@@ -173,7 +177,7 @@ class TicketsAndTables:
             repo.update_ticket(ticket_id, status="cancelled", seat=None)
             ticket = repo.ticket(ticket_id)
             assert ticket is not None
-            return self._ticket_view(ticket, None, repo.now())
+            return self._ticket_view(ticket, None, repo.now(), repo.display_names([player]))
 
     # ================================================================== matching
     def tick(self, now: float | None = None) -> list[str]:
@@ -307,10 +311,13 @@ class TicketsAndTables:
     ) -> dict[str, Any]:
         table = repo.table(table_id)
         assert table is not None
+        names = repo.display_names([*table["seats"], table["created_by"]])
         return {
             "id": table["request_id"], "game_type": table["game_type"], "options": table["options"],
-            "num_players": table["size"], "seats": table["seats"], "invite_code": table["invite_code"],
+            "num_players": table["size"], "seats": table["seats"], "players": player_refs(table["seats"], names),
+            "invite_code": table["invite_code"],
             "clock": table["clock"], "timeout_policy": table["timeout_policy"],
             "status": table["status"], "game_id": table["game_id"], "your_ticket_id": ticket_id,
-            "created_by": table["created_by"], "created_at": _iso(table["created_at"]),
+            "created_by": table["created_by"], "creator": player_ref(table["created_by"], names),
+            "created_at": _iso(table["created_at"]),
         }

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from datetime import datetime
 from typing import Any
 
 import psycopg
@@ -57,15 +58,17 @@ class PostgresRatingsRepository(RatingsRepository):
         reason: str | None = None,
         players: Sequence[str] = (),
         finished_position: int | None = None,
+        finished_at: datetime | None = None,
     ) -> None:
         self.conn.execute(
-            "INSERT INTO ratings.games AS g (game_id, status, game_type, pool, reason, players, finished_position)"
-            " VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT (game_id) DO UPDATE SET"
+            "INSERT INTO ratings.games AS g (game_id, status, game_type, pool, reason, players, finished_position,"
+            " finished_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (game_id) DO UPDATE SET"
             " status = EXCLUDED.status, game_type = coalesce(EXCLUDED.game_type, g.game_type),"
             " pool = coalesce(EXCLUDED.pool, g.pool), reason = coalesce(EXCLUDED.reason, g.reason),"
             " players = CASE WHEN EXCLUDED.players = '[]'::jsonb THEN g.players ELSE EXCLUDED.players END,"
-            " finished_position = coalesce(EXCLUDED.finished_position, g.finished_position), updated_at = now()",
-            (game_id, status, game_type, pool, reason, Jsonb(list(players)), finished_position),
+            " finished_position = coalesce(EXCLUDED.finished_position, g.finished_position),"
+            " finished_at = coalesce(EXCLUDED.finished_at, g.finished_at), updated_at = now()",
+            (game_id, status, game_type, pool, reason, Jsonb(list(players)), finished_position, finished_at),
         )
 
     def _append(self, stream: str, events: Sequence[NewEvent]) -> int:
@@ -184,6 +187,10 @@ class PostgresRatingsRepository(RatingsRepository):
         ).fetchall()
         return {r[0]: r[1] for r in rows}
 
+    def finished_count(self) -> int:
+        row = self.conn.execute("SELECT count(*) FROM ratings.events WHERE type = 'GameFinishedReceived'").fetchone()
+        return int(row[0]) if row else 0
+
     def finished_log(self) -> Iterator[tuple[int, Mapping[str, Any]]]:
         with self.conn.cursor(name="ratings_finished_log") as cur:
             cur.itersize = 2000
@@ -263,15 +270,18 @@ class PostgresRatingsRepository(RatingsRepository):
 
     def player_history(self, player_id: str, pool: str | None = None) -> list[dict[str, Any]]:
         rows = self.conn.execute(
-            "SELECT pool, seq, game_id, side, rank, mu_before, sigma_before, mu_after, sigma_after, recorded_at"
-            " FROM ratings.history WHERE player_id = %s AND (%s::text IS NULL OR pool = %s) ORDER BY pool, seq",
+            "SELECT h.pool, h.seq, h.game_id, h.side, h.rank, h.mu_before, h.sigma_before, h.mu_after,"
+            " h.sigma_after, h.recorded_at, coalesce(g.finished_at, g.received_at, h.recorded_at)"
+            " FROM ratings.history h LEFT JOIN ratings.games g ON g.game_id = h.game_id"
+            " WHERE h.player_id = %s AND (%s::text IS NULL OR h.pool = %s) ORDER BY h.pool, h.seq",
             (player_id, pool, pool),
         ).fetchall()
         keys = ("pool", "seq", "game_id", "side", "rank", "mu_before", "sigma_before", "mu_after",
-                "sigma_after", "recorded_at")
+                "sigma_after", "recorded_at", "finished_at")
         out = [dict(zip(keys, r, strict=True)) for r in rows]
         for item in out:
             item["recorded_at"] = item["recorded_at"].isoformat()
+            item["finished_at"] = item["finished_at"].isoformat()
         return out
 
 

@@ -44,23 +44,23 @@ class PoolInfo:
     name: str
     game_type: str
     mode: str
-    players: str
+    player_counts: tuple[int, ...]  # as GET /v1/game-types and matchmaking's tickets name them
     description: str
 
 
 CATALOGUE: tuple[PoolInfo, ...] = (
-    PoolInfo("hoppaa/solo", "hoppaa", FREE_FOR_ALL, "2-4",
+    PoolInfo("hoppaa/solo", "hoppaa", FREE_FOR_ALL, (2, 3, 4),
              "HopPaa, every player for himself: the winner ranks 1, the others share rank 2."),
-    PoolInfo("hoppaa/team", "hoppaa", TEAMS, "4",
+    PoolInfo("hoppaa/team", "hoppaa", TEAMS, (4,),
              "HopPaa with partnerships, 2 v 2: the winning team ranks 1, the other team ranks 2."),
-    PoolInfo("klapper/2", "klapper", FREE_FOR_ALL, "2", "Klapper, 1 v 1."),
-    PoolInfo("klapper/3", "klapper", FREE_FOR_ALL, "3", "Klapper, three players each for himself."),
-    PoolInfo("klapper/4", "klapper", TEAMS, "4", "Klapper, 2 v 2 partnerships (fixed seating or omboeren)."),
-    PoolInfo("klapper/6", "klapper", TEAMS, "6", "Klapper, 3 v 3 partnerships."),
-    PoolInfo("paardenkoppen", "paardenkoppen", FREE_FOR_ALL, "3-6",
+    PoolInfo("klapper/2", "klapper", FREE_FOR_ALL, (2,), "Klapper, 1 v 1."),
+    PoolInfo("klapper/3", "klapper", FREE_FOR_ALL, (3,), "Klapper, three players each for himself."),
+    PoolInfo("klapper/4", "klapper", TEAMS, (4,), "Klapper, 2 v 2 partnerships (fixed seating or omboeren)."),
+    PoolInfo("klapper/6", "klapper", TEAMS, (6,), "Klapper, 3 v 3 partnerships."),
+    PoolInfo("paardenkoppen", "paardenkoppen", FREE_FOR_ALL, (3, 4, 5, 6),
              "Paardenkoppen: places from the outcome, tied players share a place."),
-    PoolInfo("roparun", "roparun", FREE_FOR_ALL, "2-4", "ROPARUN: the first team home ranks 1."),
-    PoolInfo("cityhopper", "cityhopper", FREE_FOR_ALL, "2-4", "CityHopper: places from the outcome."),
+    PoolInfo("roparun", "roparun", FREE_FOR_ALL, (2, 3, 4), "ROPARUN: the first team home ranks 1."),
+    PoolInfo("cityhopper", "cityhopper", FREE_FOR_ALL, (2, 3, 4), "CityHopper: places from the outcome."),
 )
 KNOWN = {info.name: info for info in CATALOGUE}
 
@@ -83,7 +83,7 @@ def describe(name: str) -> PoolInfo:
         return KNOWN[name]
     game_type, _, rest = name.partition("/")
     mode = TEAMS if rest == "team" else FREE_FOR_ALL
-    return PoolInfo(name, game_type, mode, "", "Pool of a game type outside the catalogue.")
+    return PoolInfo(name, game_type, mode, (), "Pool of a game type outside the catalogue.")
 
 
 def valid_pool_name(name: str) -> bool:

@@ -6,6 +6,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from services.ratings.domain.rating import Adjustment, Rating
@@ -60,6 +61,7 @@ class RatingsRepository(ABC):
         reason: str | None = None,
         players: Sequence[str] = (),
         finished_position: int | None = None,
+        finished_at: datetime | None = None,
     ) -> None:
         """Insert or update the game's row (fields given as None keep their stored value)."""
 
@@ -93,6 +95,10 @@ class RatingsRepository(ABC):
     @abstractmethod
     def names(self, player_ids: Sequence[str]) -> dict[str, str]:
         """Display names of those players that have one (from PlayerRegistered / PlayerRenamed)."""
+
+    @abstractmethod
+    def finished_count(self) -> int:
+        """How many GameFinished messages the log holds (a progress bar's total)."""
 
     @abstractmethod
     def finished_log(self) -> Iterator[tuple[int, Mapping[str, Any]]]:

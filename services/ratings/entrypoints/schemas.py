@@ -24,7 +24,9 @@ class PoolItem(ma.Schema):
     pool = ma.fields.String(metadata={"example": "klapper/4"})
     game_type = ma.fields.String(metadata={"example": "klapper"})
     mode = ma.fields.String(metadata={"enum": ["free-for-all", "teams"], "example": "teams"})
-    players = ma.fields.String(metadata={"example": "4", "description": "player counts of the pool's games"})
+    player_counts = ma.fields.List(ma.fields.Integer(), metadata={
+        "example": [4], "description": "numbers of players of the pool's games (`player_counts` as in GET "
+        "/v1/game-types of the games service; empty for a pool outside the catalogue)"})
     description = ma.fields.String(metadata={"example": "Klapper, 2 v 2 partnerships (fixed seating or omboeren)."})
     games_rated = ma.fields.Integer(metadata={"example": 120})
     players_rated = ma.fields.Integer(metadata={"example": 37})
@@ -105,13 +107,17 @@ class HistoryItem(ma.Schema):
     mu = ma.fields.Float(metadata={"example": 24.69})
     sigma = ma.fields.Float(metadata={"example": 8.18})
     ordinal = ma.fields.Float(metadata={"example": 0.15})
-    recorded_at = ma.fields.String(metadata={"example": "2025-05-01T20:15:00+00:00"})
+    recorded_at = ma.fields.String(metadata={"example": "2025-05-01T20:15:00+00:00",
+                                             "description": "when this rating row was written (a rebuild rewrites it)"})
+    finished_at = ma.fields.String(metadata={"example": "2025-05-01T20:14:58+00:00",
+                                             "description": "when the game finished, as the games service recorded it"})
 
 
 class PlayerPool(RatingFields):
     pool = ma.fields.String(metadata={"example": "paardenkoppen"})
     last_game_id = ma.fields.String(metadata={"example": GAME_ID})
-    history = ma.fields.List(ma.fields.Nested(HistoryItem))
+    history = ma.fields.List(ma.fields.Nested(HistoryItem), metadata={
+        "x-only-for": "history=true", "description": "with `?history=true` only: every rated game, oldest first"})
 
 
 class PlayerRatings(ma.Schema):
@@ -151,6 +157,8 @@ class PredictBody(Strict):
 
 class PredictPlayer(RatingFields):
     player_id = ma.fields.String(metadata={"example": "anneke"})
+    display_name = ma.fields.String(allow_none=True, metadata={
+        "example": "Anneke", "description": "null until ratings has learned the player's name"})
 
 
 class PredictTeam(ma.Schema):

@@ -8,8 +8,9 @@ same order with the same model, so it reproduces the incremental numbers bit for
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from services.ratings.domain import pools as pool_catalogue
@@ -33,6 +34,14 @@ log = logging.getLogger(__name__)
 
 CONSUMER = "ratings"
 MESSAGE_TYPES = ("GameFinished", "GameAborted", "GameVoided")
+
+
+# a progress bar around an iterable: (items, what they are, how many or None) -> the same items
+Progress = Callable[[Iterable[Any], str, "int | None"], Iterable[Any]]
+
+
+def _no_progress(items: Iterable[Any], what: str, total: int | None = None) -> Iterable[Any]:
+    return items
 
 
 @dataclass(frozen=True)
@@ -148,7 +157,7 @@ class RatingsService:
         adjustments = self.rater.rate(result, before)
         repo.record_adjustments(result.pool, adjustments, position)
         repo.save_game(game_id, "rated", game_type=result.game_type, pool=result.pool,
-                       players=result.players, finished_position=position)
+                       players=result.players, finished_position=position, finished_at=_finished_at(body))
         return "rated"
 
     def _aborted(self, repo: RatingsRepository, message_id: str, body: dict[str, Any]) -> str:
@@ -188,17 +197,19 @@ class RatingsService:
 
     # ------------------------------------------------------------------ rebuild
     def rebuild(self, dry_run: bool = False, only: Sequence[str] | None = None,
-                progress: Callable[[list[str]], Iterable[str]] = iter) -> dict[str, Any]:
+                progress: Progress = _no_progress) -> dict[str, Any]:
         """Recompute every pool (or ``only`` these) from the GameFinished log and compare it with the
-        stored ratings bit for bit; pools that differ are rewritten (unless ``dry_run``)."""
+        stored ratings bit for bit; pools that differ are rewritten (unless ``dry_run``). ``progress``
+        wraps the games replayed (``"games"``, with their count) and the pools compared (``"pools"``)."""
         with self.uow.begin() as repo:
             repo.lock()
-            ledger = replay(repo.finished_log(), repo.voided_games(), self.rater)
+            log = progress(repo.finished_log(), "games", repo.finished_count())
+            ledger = replay(log, repo.voided_games(), self.rater)
             names = sorted(set(ledger.ratings) | set(repo.stored_pools()))
             if only is not None:
                 names = [n for n in names if n in set(only)]
             reports = []
-            for pool in progress(names):
+            for pool in progress(names, "pools", len(names)):
                 identical = repo.pool_state(pool) == _ledger_state(ledger, pool)
                 rewritten = not identical and not dry_run
                 if rewritten:
@@ -232,7 +243,7 @@ class RatingsService:
                 "pool": name,
                 "game_type": info.game_type,
                 "mode": info.mode,
-                "players": info.players,
+                "player_counts": list(info.player_counts),
                 "description": info.description,
                 "games_rated": int(found.get("games", 0)),
                 "players_rated": int(found.get("players", 0)),
@@ -290,7 +301,7 @@ class RatingsService:
             raise NotFound(f"player {player_id} has no rated games in {pool}")
         start = ChartPoint(0, history[0]["mu_before"], history[0]["sigma_before"], None)
         points = [start] + [
-            ChartPoint(h["seq"], h["mu_after"], h["sigma_after"], h["recorded_at"][:10]) for h in history
+            ChartPoint(h["seq"], h["mu_after"], h["sigma_after"], h["finished_at"][:10]) for h in history
         ]
         return rating_svg(name or f"player {player_id}", pool, points)
 
@@ -307,6 +318,7 @@ class RatingsService:
         with self.uow.read() as repo:
             self._known_pool(repo, pool)
             ratings = repo.ratings(pool, flat)
+            names = repo.names(flat)
         table = [[ratings.get(p, Rating()) for p in side] for side in sides]
         prediction = self.rater.predict(table)
         return {
@@ -314,7 +326,8 @@ class RatingsService:
             "draw_probability": prediction.draw,
             "teams": [
                 {
-                    "players": [{"player_id": p, **_rating_dict(r)} for p, r in zip(side, table[i], strict=True)],
+                    "players": [{"player_id": p, "display_name": names.get(p), **_rating_dict(r)}
+                                for p, r in zip(side, table[i], strict=True)],
                     "win_probability": prediction.win[i],
                     "predicted_rank": prediction.rank[i],
                     "rank_probability": prediction.rank_probability[i],
@@ -343,7 +356,21 @@ def _history_item(item: dict[str, Any]) -> dict[str, Any]:
         "sigma": after.sigma,
         "ordinal": after.ordinal,
         "recorded_at": item["recorded_at"],
+        "finished_at": item["finished_at"],
     }
+
+
+def _finished_at(body: Mapping[str, Any]) -> datetime | None:
+    """GameFinished's ``finished_at`` (the games service's time of the last event), None when absent or
+    not an ISO 8601 time with an offset (the time the message arrived stands in)."""
+    value = body.get("finished_at")
+    if not isinstance(value, str):
+        return None
+    try:
+        at = datetime.fromisoformat(value)
+    except ValueError:
+        return None
+    return at if at.tzinfo is not None else None
 
 
 def _bot(level: str | None) -> dict[str, str] | None:

@@ -52,6 +52,9 @@ def test_pools_list_the_catalogue_and_the_mapping(client: FlaskClient, people: l
             "cityhopper"} <= set(pools)
     assert pools["klapper/4"]["games_rated"] == 3 and pools["klapper/4"]["players_rated"] == 4
     assert pools["klapper/4"]["mode"] == "teams" and pools["roparun"]["mode"] == "free-for-all"
+    # one name for the number of players, as GET /v1/game-types has it; HopPaa takes 2-4 (4 in teams)
+    assert pools["hoppaa/solo"]["player_counts"] == [2, 3, 4] and pools["hoppaa/team"]["player_counts"] == [4]
+    assert all("players" not in p for p in pools.values())
     assert body["ordinal"] == "mu - 3 * sigma"
     spec = client.get("/openapi.json").get_json()
     assert "hoppaa/team" in spec["paths"]["/v1/pools"]["get"]["description"]
@@ -147,3 +150,27 @@ def test_predict_rejects_malformed_tables(client: FlaskClient, payload: dict[str
 
 def test_predict_rejects_a_body_that_is_not_json(client: FlaskClient) -> None:
     problem(client.post("/v1/predict", data="nope", content_type="application/json"), 400)
+
+
+def test_the_history_and_the_chart_are_dated_by_when_each_game_finished_even_after_a_rebuild(
+    client: FlaskClient, bus: Bus
+) -> None:
+    """Issue 15 item 9: the x axis' dates are the games' own (GameFinished's finished_at, sent by the games
+    service), not when the ratings service wrote the row, which a rebuild rewrites to today."""
+    ids = [str(uuid.uuid4()) for _ in range(4)]
+    for day, team_ranks in ((3, [1, 2]), (14, [2, 1])):
+        bus.publish("GameFinished", team_game("klapper", ids, [[0, 2], [1, 3]], team_ranks)
+                    | {"finished_at": f"2025-03-{day:02d}T20:15:00+00:00"})
+    bus.work()
+
+    def dated() -> tuple[list[str], str]:
+        body = client.get(f"/v1/players/{ids[0]}/ratings", query_string={"history": "true"}).get_json()
+        history = next(p["history"] for p in body["pools"] if p["pool"] == "klapper/4")
+        chart = client.get(f"/v1/players/{ids[0]}/ratings/klapper/4.svg").get_data(as_text=True)
+        return [h["finished_at"] for h in history], chart
+
+    finished_at, chart = dated()
+    assert finished_at == ["2025-03-03T20:15:00+00:00", "2025-03-14T20:15:00+00:00"]
+    assert "game 1: 3 Mar 2025" in chart and "game 2: 14 Mar 2025" in chart and "2 games" in chart
+    client.application.extensions["ratings_service"].rebuild()
+    assert dated()[0] == finished_at

@@ -64,6 +64,15 @@ def test_the_view_schema_is_a_valid_json_schema_with_an_example(engine: Engine[A
 
 
 @pytest.mark.parametrize("engine", ENGINES, ids=lambda e: e.game_type)
+def test_every_view_names_its_game_type_under_one_key(engine: Engine[Any]) -> None:
+    """Issue 15.3: every game's view says which game it is as ``game_type`` (HopPaa and CityHopper said
+    ``game``), required by its schema, so a client reads one key for every game."""
+    schema = engine.view_schema() or {}
+    assert "game_type" in schema.get("required", []) and "game" not in schema.get("properties", {})
+    assert example(engine)["view"]["game_type"] == engine.game_type
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=lambda e: e.game_type)
 def test_the_committed_example_is_the_view_of_a_real_game(engine: Engine[Any]) -> None:
     committed = json.loads(example_path(engine).read_text(encoding="utf-8"))
     assert committed == json.loads(json.dumps(example(engine))), (

@@ -92,7 +92,7 @@ def _chance_view(s: State, viewer: int | None, everything: bool) -> dict[str, An
 
 def view(s: State, viewer: int | None, everything: bool = False) -> dict[str, Any]:
     out: dict[str, Any] = {
-        "game": "cityhopper",
+        "game_type": "cityhopper",
         "num_players": s.num_players,
         "starting_money": s.starting_money,
         "phase": s.phase,

@@ -41,7 +41,7 @@ def public_view(state: HopPaaState) -> dict[str, Any]:
         teams = table.teams
         winner_seats = list(teams[state.winner]) if teams is not None else [state.winner]
     return {
-        "game": "hoppaa",
+        "game_type": "hoppaa",
         "num_players": n,
         "mode": "team" if table.team else "solo",
         "teams": table.teams,
