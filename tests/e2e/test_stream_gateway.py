@@ -342,6 +342,7 @@ def test_the_streams_process_serves_lines_live_and_frees_a_leaving_clients_subsc
     try:
         with requests.get(f"{served_streams}/v1/games/{game_id}/events/stream", stream=True, timeout=30,
                           headers=NDJSON | {"Authorization": f"Bearer {clients[0].token}"}) as r:
+            assert (r.status_code, r.headers.get("content-type")) == (200, "application/x-ndjson"), r.text[:500]
             r.encoding = "utf-8"
             lines = r.iter_lines(decode_unicode=True)
             assert json.loads(next(line for line in lines if line))["version"] == 1
