@@ -179,8 +179,8 @@ def test_the_key_lock_waits_its_timeout_and_restores_it(pool: Any, database_url:
     with pool.connection() as conn, conn.transaction():
         conn.execute("SET LOCAL lock_timeout = '7s'")
         row = conn.execute(
-            "SELECT * FROM games.commit_move(%s, '{}', '{}', '{}', '{}', '{}', '{}', '{}', '{}', '{}', '{}',"
-            " '[]', 'running', 0, '', '[]', NULL, NULL, %s, NULL, 'k9', '200ms', 'h', 201, '{}')",
+            "SELECT * FROM games.commit_move(%s, '[]', '[]', '[]', 'running', 0, '', '[]', NULL, NULL, %s, NULL,"
+            " 'k9', '200ms', 'h', 201, '{}')",
             (str(uuid.uuid4()), who.player_id),
         ).fetchone()
         assert row is None

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+import orjson
 import psycopg
 from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool
@@ -44,10 +45,23 @@ class StagedMove:
 
 
 _COMMIT_MOVE = (
-    "SELECT * FROM games.commit_move(%s, %s::int[], %s::uuid[], %s::text[], %s::jsonb[], %s::jsonb[], %s::text[],"
-    " %s::text[], %s::text[], %s::text[], %s::jsonb[], %s::jsonb, %s, %s::int, %s, %s::jsonb, %s::jsonb,"
+    "SELECT * FROM games.commit_move(%s, %s::jsonb, %s::jsonb, %s::jsonb, %s, %s::int, %s, %s::jsonb, %s::jsonb,"
     " %s::timestamptz, %s, %s, %s, %s, %s, %s::int, %s::jsonb)"
 )
+
+
+def _events_json(sealed: Sequence[Sealed]) -> bytes:
+    """The JSON array games.commit_move reads the events from; payload and metadata are spliced in as
+    the canonical bytes the hash covers (encoded once)."""
+    items = []
+    for item in sealed:
+        e = item.event
+        head = orjson.dumps(
+            {"version": e.version, "event_id": e.metadata["event_id"], "type": e.type, "prev_hash": e.prev_hash,
+             "hash": e.hash}
+        )
+        items.append(head[:-1] + b',"payload":' + item.payload_json + b',"metadata":' + item.metadata_json + b"}")
+    return b"[" + b",".join(items) + b"]"
 
 
 class GamesRepository:
@@ -320,21 +334,12 @@ class GamesRepository:
         assert move.row is not None, "a move updates its read model"
         seats, status, version, head_hash, to_move, outcome, deadline = move.row
         answer = move.answer if move.key is not None else None
-        events = [item.event for item in move.events]
         row = self.conn.execute(
             _COMMIT_MOVE,
             (
                 move.game_id,
-                [e.version for e in events],
-                [e.metadata["event_id"] for e in events],
-                [e.type for e in events],
-                [encoded_jsonb(item.payload_json) for item in move.events],  # the bytes the hash covers
-                [encoded_jsonb(item.metadata_json) for item in move.events],
-                [e.prev_hash for e in events],
-                [e.hash for e in events],
-                [m.queue for m in move.outbox],
-                [m.job for m in move.outbox],
-                [Jsonb(m.message) for m in move.outbox],
+                encoded_jsonb(_events_json(move.events)),
+                Jsonb([{"queue": m.queue, "job": m.job, "message": m.message} for m in move.outbox]),
                 Jsonb(seats),
                 status,
                 version,

@@ -1,22 +1,16 @@
 -- Issue 19 item 1: every write of a move in ONE statement (one Bind/Execute/Sync, one round trip, its
 -- own transaction when sent in autocommit): the bearer token's check, the Idempotency-Key's lock and
--- look-up, the events (sealed and hashed by the client: the same bytes its hash covers), the outbox
--- rows, the read model and the key's answer. A concurrent writer at the same version is caught by
--- events_stream_version_key (SQLSTATE 23505, a 409 to the client); a dead token raises 28000 (401); a
--- key still held by a running request past p_key_wait raises 55P03 (409 in flight).
--- Returns no row when it wrote, or the answer already stored under the key (and writes nothing).
+-- look-up, the events (sealed and hashed by the client; payload and metadata are the bytes the hash
+-- covers), the outbox rows, the read model and the key's answer. Events and outbox rows come as one
+-- JSON array each (one parameter: cheaper to send than an array per column). A concurrent writer at
+-- the same version is caught by events_stream_version_key (SQLSTATE 23505, a 409 to the client); a
+-- dead token raises 28000 (401); a key still held by a running request past p_key_wait raises 55P03
+-- (409 in flight). Returns no row when it wrote, or the answer already stored under the key (and then
+-- writes nothing).
 CREATE OR REPLACE FUNCTION games.commit_move(
     p_game         TEXT,
-    p_versions     INTEGER[],
-    p_event_ids    UUID[],
-    p_types        TEXT[],
-    p_payloads     JSONB[],
-    p_metadata     JSONB[],
-    p_prev_hashes  TEXT[],
-    p_hashes       TEXT[],
-    p_queues       TEXT[],
-    p_jobs         TEXT[],
-    p_messages     JSONB[],
+    p_events       JSONB,     -- [{version, event_id, type, payload, metadata, prev_hash, hash}] in order
+    p_outbox       JSONB,     -- [{queue, job, message}] in order
     p_seats        JSONB,     -- the read model's row after the move (GamesRepository.update_game)
     p_status       TEXT,
     p_version      INTEGER,
@@ -52,15 +46,15 @@ BEGIN
         END IF;
     END IF;
     INSERT INTO games.events (stream_id, version, event_id, type, payload, metadata, prev_hash, hash)
-    SELECT p_game, e.version, e.event_id, e.type, e.payload, e.metadata, e.prev_hash, e.hash
-      FROM unnest(p_versions, p_event_ids, p_types, p_payloads, p_metadata, p_prev_hashes, p_hashes)
-           WITH ORDINALITY AS e(version, event_id, type, payload, metadata, prev_hash, hash, n)
-     ORDER BY e.n;
-    IF cardinality(p_queues) > 0 THEN
+    SELECT p_game, (e->>'version')::integer, (e->>'event_id')::uuid, e->>'type', e->'payload', e->'metadata',
+           e->>'prev_hash', e->>'hash'
+      FROM jsonb_array_elements(p_events) WITH ORDINALITY AS x(e, n)
+     ORDER BY x.n;
+    IF jsonb_array_length(p_outbox) > 0 THEN
         INSERT INTO games.outbox (queue, job, message)
-        SELECT o.queue, o.job, o.message
-          FROM unnest(p_queues, p_jobs, p_messages) WITH ORDINALITY AS o(queue, job, message, n)
-         ORDER BY o.n;
+        SELECT o->>'queue', o->>'job', o->'message'
+          FROM jsonb_array_elements(p_outbox) WITH ORDINALITY AS x(o, n)
+         ORDER BY x.n;
     END IF;
     UPDATE games.games SET seats = p_seats, status = p_status, version = p_version, head_hash = p_head_hash,
            to_move = p_to_move, outcome = p_outcome, clock_deadline = p_deadline, updated_at = now()
