@@ -8,7 +8,7 @@ from typing import Any
 
 from flask import Flask
 
-from services.games.adapters.notifications import RedisNotifier
+from services.games.adapters.notifications import NoticeSender, RedisNotifier
 from services.games.adapters.postgres import SCHEMA, UnitOfWork
 from services.games.engines.registry import Registry, default_registry
 from services.games.entrypoints.http import BLUEPRINTS
@@ -40,11 +40,10 @@ def bot_accounts(directory: PlayerDirectory) -> BotAccounts | None:
 
 
 def build_service(infra: Infrastructure, registry: Registry | None = None) -> GamesService:
-    notifier = RedisNotifier(infra.redis)
     return GamesService(
         registry or default_registry(),
         UnitOfWork(infra.pool),
-        notifier.publish,
+        NoticeSender(infra.redis).publish,  # from its own thread: a move does not wait on Redis
         bot_accounts=bot_accounts(PlayerDirectory(infra.pool)),
         now=utc_now,  # the clock moves are accepted by (tests pass their own)
     )
