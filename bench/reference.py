@@ -12,7 +12,9 @@
 
 The load average is printed at the start and before every round. Run: ``make bench`` (all modules)
 or ``.venv/bin/python -m bench.run reference``; ``BENCH_SECONDS`` (default 5) per wrk run,
-``BENCH_ROUNDS`` (default 3)."""
+``BENCH_ROUNDS`` (default 3); ``BENCH_REFERENCE_PARTS`` (comma-separated, default all:
+``post_move,latency,writes,rebuild``) runs only those parts, e.g. ``BENCH_REFERENCE_PARTS=post_move``
+for the POST move / reference ratios alone."""
 
 from __future__ import annotations
 
@@ -41,6 +43,7 @@ PEER = Path(__file__).parent / "support" / "peer_eventsourcing.py"
 SECONDS = float(os.environ.get("BENCH_SECONDS") or 5)
 ROUNDS = int(os.environ.get("BENCH_ROUNDS") or 3)
 CLIENTS = (1, 8, 32)
+PARTS = {p.strip() for p in (os.environ.get("BENCH_REFERENCE_PARTS") or "post_move,latency,writes,rebuild").split(",")}
 LONG = 1_000_000  # Tally length: the benchmark's games never end
 
 
@@ -335,16 +338,20 @@ def main() -> dict[str, Any]:
             _wait(games_url + "/readyz")
             _wait(ref_url + "/")
             out["server"] = "gunicorn gthread 2 workers x 16 threads (both); wrk on the same 2 cores"
-            out["post_move"] = http_rounds(games_url, ref_url, work)
-            out["move_latency_by_version"] = latency_by_version(games_url, db_url, work)
+            if "post_move" in PARTS:
+                out["post_move"] = http_rounds(games_url, ref_url, work)
+            if "latency" in PARTS:
+                out["move_latency_by_version"] = latency_by_version(games_url, db_url, work)
         finally:
             for server in (games_server, ref_server):
                 server.terminate()
                 server.wait(10)
-        out["load_average_before_writes"] = load()
-        out["writes"] = writes(db_url)
-        out["load_average_before_rebuild"] = load()
-        out["rebuild"] = rebuild(db_url)
+        if "writes" in PARTS:
+            out["load_average_before_writes"] = load()
+            out["writes"] = writes(db_url)
+        if "rebuild" in PARTS:
+            out["load_average_before_rebuild"] = load()
+            out["rebuild"] = rebuild(db_url)
     return out
 
 

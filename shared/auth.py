@@ -172,9 +172,10 @@ class PlayerDirectory:
         self._known.pop(hash_token(token), None)
         return row is not None
 
-    def identity_for_token(self, token: str) -> Identity | None:
-        """The player or role token's identity; None for an unknown or revoked token (one round trip)."""
-        digest = hash_token(token)
+    def identity_for_token(self, token: str, digest: str | None = None) -> Identity | None:
+        """The player or role token's identity; None for an unknown or revoked token (one round trip).
+        ``digest``: the token's ``hash_token``, when the caller has it already."""
+        digest = digest or hash_token(token)
         with self._pool.connection() as conn:
             row = conn.execute(
                 "SELECT player_id::text, NULL, NULL FROM identity.tokens WHERE token_hash = %s AND revoked_at IS NULL"
@@ -246,10 +247,11 @@ class PlayerDirectory:
             ).fetchone()
         return _role_token(row) if row else None
 
-    def known_token(self, token: str) -> tuple[str, str] | None:
+    def known_token(self, token: str, digest: str | None = None) -> tuple[str, str] | None:
         """(player id, token hash) of a token this process has seen live, without asking the database:
-        only for a caller that checks the token in its own transaction (``require_token``)."""
-        digest = hash_token(token)
+        only for a caller that checks the token in its own transaction (``require_token``).
+        ``digest``: the token's ``hash_token``, when the caller has it already."""
+        digest = digest or hash_token(token)
         player_id = self._known.get(digest)
         return (player_id, digest) if player_id is not None else None
 
@@ -344,14 +346,17 @@ def _role_token(row: tuple[Any, ...]) -> dict[str, Any]:
     }
 
 
-def authenticate(authorization: str | None, admin_token: str | None, directory: PlayerDirectory) -> Identity:
-    """Identity for an Authorization header; an unknown or revoked token raises UnknownToken (401)."""
+def authenticate(
+    authorization: str | None, admin_token: str | None, directory: PlayerDirectory, digest: str | None = None
+) -> Identity:
+    """Identity for an Authorization header; an unknown or revoked token raises UnknownToken (401).
+    ``digest``: the bearer token's ``hash_token``, when the caller has it already."""
     token = bearer_token(authorization)
     if token is None:
         return ANONYMOUS
     if admin_token and hmac.compare_digest(token.encode(), admin_token.encode()):
         return Identity(admin=True)
-    identity = directory.identity_for_token(token)
+    identity = directory.identity_for_token(token, digest)
     if identity is None:
         raise UnknownToken
     return identity

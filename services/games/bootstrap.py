@@ -8,12 +8,12 @@ from typing import Any
 
 from flask import Flask
 
-from services.games.adapters.notifications import RedisNotifier
+from services.games.adapters.notifications import NoticeSender, RedisNotifier
 from services.games.adapters.postgres import SCHEMA, UnitOfWork
 from services.games.engines.registry import Registry, default_registry
 from services.games.entrypoints.http import BLUEPRINTS
 from services.games.entrypoints.view_docs import attach_examples, register_view_components
-from services.games.service_layer.core import utc_now
+from services.games.service_layer.core import Publisher, utc_now
 from services.games.service_layer.handlers import BotAccounts, GamesService
 from services.games.service_layer.players import PlayersService
 from shared.auth import PlayerDirectory
@@ -39,12 +39,15 @@ def bot_accounts(directory: PlayerDirectory) -> BotAccounts | None:
     return lambda level, number: directory.ensure_bot(level, number, secret)
 
 
-def build_service(infra: Infrastructure, registry: Registry | None = None) -> GamesService:
-    notifier = RedisNotifier(infra.redis)
+def build_service(
+    infra: Infrastructure, registry: Registry | None = None, publish: Publisher | None = None
+) -> GamesService:
+    """``publish``: how live-stream notices leave (default: published at once, as the queue workers and
+    the ticker do; the HTTP app hands them to a ``NoticeSender`` thread)."""
     return GamesService(
         registry or default_registry(),
         UnitOfWork(infra.pool),
-        notifier.publish,
+        publish or RedisNotifier(infra.redis).publish,
         bot_accounts=bot_accounts(PlayerDirectory(infra.pool)),
         now=utc_now,  # the clock moves are accepted by (tests pass their own)
     )
@@ -61,7 +64,8 @@ def create_app(settings: Settings | None = None, registry: Registry | None = Non
         lambda: infra.gauges(SCHEMA),
         infra.config(),
     )
-    app.extensions["games_service"] = build_service(infra, registry)
+    # notices from a thread of their own with its own Redis connection: a move does not wait on Redis
+    app.extensions["games_service"] = build_service(infra, registry, NoticeSender(infra.redis).publish)
     register_view_components(app.extensions["speltafel_api"].spec, app.extensions["games_service"].registry)
     attach_examples(app.extensions["speltafel_api"].spec)
     app.extensions["player_directory"] = PlayerDirectory(infra.pool)

@@ -46,6 +46,11 @@ def _as_is(encoded: bytes) -> bytes:
     return encoded
 
 
+def encoded_jsonb(encoded: bytes) -> Jsonb:
+    """A ``jsonb`` parameter sent as these bytes (JSON already encoded: no second encoding)."""
+    return Jsonb(encoded, dumps=_as_is)
+
+
 @functools.lru_cache(maxsize=256)
 def _query(schema: str, text: str) -> str:
     """``text`` with ``{s}`` the quoted schema, composed once per text (a ``sql.Composed`` is turned
@@ -82,22 +87,15 @@ class PostgresEventStore(EventStore):
         events: Sequence[NewEvent],
         outbox: Sequence[OutboxMessage] = (),
         prev_hash: str | None = None,
-        deferred: bool = False,
     ) -> list[StoredEvent]:
         """``prev_hash``: the hash of event ``expected_version`` when the caller knows it (saves a
         query; the unique key on (stream_id, version) still catches every concurrent writer).
         Bound to a caller's connection, no savepoint is taken: a conflict aborts the caller's
-        transaction, which it rolls back.
-
-        ``deferred`` (a caller's connection in pipeline mode): the inserts are queued and nothing is
-        read back, so the returned events have position and tx_id 0 and a conflict is raised (as
-        ``UniqueViolation``) when the caller's pipeline syncs."""
+        transaction, which it rolls back."""
         with self._conn() as conn:
             try:
                 if not isinstance(self._source, ConnectionPool):
-                    return self._append(
-                        conn, stream_id, expected_version, events, outbox, prev_hash, deferred
-                    )()
+                    return self._append(conn, stream_id, expected_version, events, outbox, prev_hash)()
                 if prev_hash is None or expected_version == 0:  # the head must be read first
                     with conn.transaction():
                         return self._append(conn, stream_id, expected_version, events, outbox, prev_hash)()
@@ -113,18 +111,17 @@ class PostgresEventStore(EventStore):
             except psycopg.errors.UniqueViolation as exc:
                 raise ConcurrencyConflict(stream_id, expected_version) from exc
 
-    def _append(
+    def seal(
         self,
         conn: psycopg.Connection[Any],
         stream_id: str,
         expected_version: int,
         events: Sequence[NewEvent],
-        outbox: Sequence[OutboxMessage],
         prev_hash: str | None,
-        deferred: bool = False,
-    ) -> Callable[[], list[StoredEvent]]:
-        """Sends the inserts; the returned callable reads their positions back (in pipeline mode,
-        after the sync) and gives the stored events."""
+    ) -> list[Sealed]:
+        """``events`` sealed onto the stream's head at ``expected_version``: each with its metadata,
+        chain hash and the canonical bytes of its payload and metadata (what is stored). The head is
+        read first when ``prev_hash`` is not given (a conflict if it is not ``expected_version``)."""
         if prev_hash is None or expected_version == 0:
             head = conn.execute(
                 self._q(
@@ -141,6 +138,20 @@ class PostgresEventStore(EventStore):
             item = seal_encoded(0, stream_id, expected_version + offset + 1, event, prev)
             encoded.append(item)
             prev = item.event.hash
+        return encoded
+
+    def _append(
+        self,
+        conn: psycopg.Connection[Any],
+        stream_id: str,
+        expected_version: int,
+        events: Sequence[NewEvent],
+        outbox: Sequence[OutboxMessage],
+        prev_hash: str | None,
+    ) -> Callable[[], list[StoredEvent]]:
+        """Sends the inserts; the returned callable reads their positions back (in pipeline mode,
+        after the sync) and gives the stored events."""
+        encoded = self.seal(conn, stream_id, expected_version, events, prev_hash)
         sealed = [e.event for e in encoded]
         # one multi-row INSERT each (an executemany with RETURNING waits for its rows in pipeline mode)
         cur = conn.cursor()
@@ -148,7 +159,7 @@ class PostgresEventStore(EventStore):
         cur.execute(
             self._q(
                 "INSERT INTO {s}.events (stream_id, version, event_id, type, payload, metadata, prev_hash, hash)"
-                " VALUES " + rows + ("" if deferred else " RETURNING version, position, tx_id::text")
+                " VALUES " + rows + " RETURNING version, position, tx_id::text"
             ),
             [  # payload and metadata: the bytes the hash covers, encoded once (a jsonb keeps the same value)
                 value
@@ -158,8 +169,8 @@ class PostgresEventStore(EventStore):
                     e.event.version,
                     e.event.metadata["event_id"],
                     e.event.type,
-                    Jsonb(e.payload_json, dumps=_as_is),
-                    Jsonb(e.metadata_json, dumps=_as_is),
+                    encoded_jsonb(e.payload_json),
+                    encoded_jsonb(e.metadata_json),
                     e.event.prev_hash,
                     e.event.hash,
                 )
@@ -175,9 +186,7 @@ class PostgresEventStore(EventStore):
             )
 
         def finish() -> list[StoredEvent]:
-            keys = {i.version: (0, 0) for i in sealed}
-            if not deferred:
-                keys = {int(r[0]): (int(r[1]), int(r[2])) for r in cur.fetchall()}
+            keys = {int(r[0]): (int(r[1]), int(r[2])) for r in cur.fetchall()}
             cur.close()
             return [
                 StoredEvent(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import current_app, g, request
 
-from shared.auth import Identity, PlayerDirectory, UnknownToken, authenticate, bearer_token
+from shared.auth import Identity, PlayerDirectory, UnknownToken, authenticate, bearer_token, hash_token
 from shared.errors import Unauthorized
 from shared.web.ratelimit import note_token_failure
 
@@ -23,7 +23,8 @@ def request_identity() -> Identity:
     directory: PlayerDirectory = current_app.extensions["player_directory"]
     try:
         identity = authenticate(
-            request.headers.get("Authorization"), current_app.config.get("ADMIN_TOKEN"), directory
+            request.headers.get("Authorization"), current_app.config.get("ADMIN_TOKEN"), directory,
+            _bearer()[1],
         )
     except UnknownToken:
         g.speltafel_identity_failed = True
@@ -40,14 +41,34 @@ def identity_checked_later() -> Identity:
     cached: Identity | None = g.get("speltafel_identity")
     if cached is not None:
         return cached
-    directory: PlayerDirectory = current_app.extensions["player_directory"]
-    token = bearer_token(request.headers.get("Authorization"))
-    known = directory.known_token(token) if token is not None else None
+    known = known_player_token()
     if known is None:
         return request_identity()
     g.speltafel_identity = identity = Identity(player_id=known[0])
     g.speltafel_token_check = known[1]
     return identity
+
+
+def _bearer() -> tuple[str | None, str | None]:
+    """(bearer token, its hash) of this request: hashed once per request, whoever asks."""
+    cached: tuple[str | None, str | None] | None = g.get("speltafel_bearer")
+    if cached is None:
+        token = bearer_token(request.headers.get("Authorization"))
+        cached = g.speltafel_bearer = (token, hash_token(token) if token is not None else None)
+    return cached
+
+
+def known_player_token() -> tuple[str, str] | None:
+    """``PlayerDirectory.known_token`` of this request's bearer token (player id, token hash), looked
+    up once per request (the role-token guard and the move both ask)."""
+    if "speltafel_known_token" in g:
+        known: tuple[str, str] | None = g.speltafel_known_token
+        return known
+    token, digest = _bearer()
+    directory: PlayerDirectory = current_app.extensions["player_directory"]
+    known = directory.known_token(token, digest) if token is not None else None
+    g.speltafel_known_token = known
+    return known
 
 
 def player_key() -> str | None:

@@ -10,6 +10,7 @@ import time
 import uuid
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from flask import Flask, Response, g, request
 from prometheus_client import (
@@ -76,6 +77,10 @@ def install_metrics(app: Flask, service: str, gauges: Gauges | None = None) -> C
         "speltafel_gauge", "Service gauges (queue depths, outbox lag)", ["service", "name"], registry=registry
     )
     log = logging.getLogger(f"speltafel.{service}.http")
+    # label children by (method, endpoint[, status]), looked up once each (``labels`` validates and
+    # locks on every call)
+    counted: dict[tuple[str, str, str], Any] = {}
+    timed: dict[tuple[str, str], Any] = {}
 
     @app.before_request
     def _start() -> None:
@@ -87,10 +92,17 @@ def install_metrics(app: Flask, service: str, gauges: Gauges | None = None) -> C
     def _finish(response: Response) -> Response:
         endpoint = request.url_rule.rule if request.url_rule else "unmatched"
         elapsed = time.perf_counter() - g.get("started", time.perf_counter())
-        requests_total.labels(service, request.method, endpoint, str(response.status_code)).inc()
-        latency.labels(service, request.method, endpoint).observe(elapsed)
+        key = (request.method, endpoint, str(response.status_code))
+        counter = counted.get(key)
+        if counter is None:
+            counter = counted.setdefault(key, requests_total.labels(service, *key))
+        counter.inc()
+        histogram = timed.get(key[:2])
+        if histogram is None:
+            histogram = timed.setdefault(key[:2], latency.labels(service, *key[:2]))
+        histogram.observe(elapsed)
         response.headers["X-Request-ID"] = g.get("request_id", "-")
-        if endpoint not in {"/metrics", "/healthz"}:
+        if endpoint not in {"/metrics", "/healthz"} and log.isEnabledFor(logging.INFO):
             log.info(
                 "request",
                 extra={

@@ -1,7 +1,8 @@
-"""Issue 19 item 1: a move costs one round trip to PostgreSQL (BEGIN, the events, outbox, read model,
-the idempotency answer and COMMIT in one pipeline with one sync), with or without an Idempotency-Key;
-a conflict that only shows at commit (another instance wrote the version this one had cached) is a
-409 ``stale_version``, never a 500, and the next try reloads and goes through.
+"""Issue 19 item 1: a move costs one round trip to PostgreSQL, one statement (``games.commit_move``:
+the token's check, the Idempotency-Key's lock and look-up, the events, outbox, read model and the
+key's answer, its own transaction), with or without an Idempotency-Key; a conflict that only shows at
+commit (another instance wrote the version this one had cached) is a 409 ``stale_version``, never a
+500, and the next try reloads and goes through.
 
 Counted with libpq's protocol trace of the pool's only connection: a round trip is the client sending
 and then waiting for the server's answer (a run of frontend messages followed by backend ones)."""
@@ -10,6 +11,8 @@ from __future__ import annotations
 
 import re
 import tempfile
+import time
+import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -19,7 +22,7 @@ import pytest
 
 from services.games.adapters.postgres import GamesRepository, UnitOfWork
 from services.games.engines.registry import default_registry
-from services.games.service_layer.errors import Conflict
+from services.games.service_layer.errors import Conflict, IdempotencyInFlight, InvalidRequest
 from services.games.service_layer.handlers import GamesService
 from shared.auth import Identity, PlayerDirectory, hash_token
 from shared.db import make_pool
@@ -90,9 +93,8 @@ def test_a_move_is_one_round_trip_with_one_sync(pool: Any, with_key: bool) -> No
         )
         counted = counts()
     assert (status, replayed, body["version"] > version) == (201, False, True)
-    # BEGIN, the token, [the key's lock: 1], the events (one INSERT), the read model, [the answer], COMMIT
-    assert counted["round_trips"] == 1 and counted["syncs"] == 1, counted
-    assert counted["executes"] == (7 if with_key else 5), counted
+    # one statement: games.commit_move (the token, [the key], the events, outbox, read model, [the answer])
+    assert counted == {"round_trips": 1, "syncs": 1, "executes": 1}, counted
     assert service.game_view(game_id, ADMIN)["version"] == body["version"]  # it did commit
     if with_key:
         with pool.connection() as conn:
@@ -131,17 +133,56 @@ def test_a_conflict_found_at_commit_is_409_and_the_retry_reloads(database_url: s
         pool_b.close()
 
 
-def test_the_key_lock_is_one_statement_that_waits_its_timeout_and_restores_it(pool: Any) -> None:
-    """The Idempotency-Key's lock, queued in the move's pipeline as one statement, waits at most its
-    own timeout for a holder of the same key (then LockNotAvailable: 409 in flight), and leaves the
-    transaction's lock_timeout as it was for the statements after it."""
-    with pool.connection() as holder, make_pool(pool.conninfo, max_size=1) as other_pool:
-        GamesRepository(holder).lock_idempotency_key("p1", "k1", 1.0)  # held until `holder` ends
-        with other_pool.connection() as conn:
-            with conn.transaction():
-                conn.execute("SET LOCAL lock_timeout = '7s'")
-                GamesRepository(conn).queue_idempotency_lock("p1", "k2", 0.2)  # another key: no wait
-                assert conn.execute("SELECT current_setting('lock_timeout')").fetchone() == ("7s",)
-            with pytest.raises(psycopg.errors.LockNotAvailable), conn.transaction():
-                GamesRepository(conn).queue_idempotency_lock("p1", "k1", 0.2)
+def test_a_repeated_key_is_answered_by_the_one_statement(database_url: str) -> None:
+    """Instance A moved with a key; B, whose cache is still at the version before, gets the same key
+    again: its one statement finds A's answer after taking the key's lock and replays it, writing
+    nothing (no unique-key failure, no second round trip)."""
+    pool_a, pool_b = make_pool(database_url, max_size=1), make_pool(database_url, max_size=1)
+    try:
+        a, b = GamesService(REGISTRY, UnitOfWork(pool_a)), GamesService(REGISTRY, UnitOfWork(pool_b))
+        game_id, seats = diceduel(a, pool_a)
+        who, version = next_move(a, game_id, seats)
+        next_move(b, game_id, seats)  # B's cache holds version v too
+        first = a.make_move(who, game_id, {"type": "roll"}, version, "same-key")
+        with traced(pool_b) as counts:
+            again = b.make_move(who, game_id, {"type": "roll"}, version, "same-key")
+            counted = counts()
+        assert again == (first[0], first[1], True)
+        assert counted == {"round_trips": 1, "syncs": 1, "executes": 1}, counted
+        assert a.game_view(game_id, ADMIN)["version"] == first[1]["version"]  # nothing more written
+        with pytest.raises(InvalidRequest) as other:  # the same key for another request: 422, nothing written
+            b.make_move(who, game_id, {"type": "roll", "x": 1}, version, "same-key")
+        assert other.value.field == "Idempotency-Key"
+    finally:
+        pool_a.close()
+        pool_b.close()
+
+
+def test_the_key_lock_waits_its_timeout_and_restores_it(pool: Any, database_url: str) -> None:
+    """The Idempotency-Key's lock in games.commit_move is GamesRepository.lock_idempotency_key's: a move
+    with a key held by a running request waits at most ``idempotency_wait`` (then 409 in flight, nothing
+    written); called inside a transaction, it leaves that transaction's lock_timeout as it was."""
+    service = GamesService(REGISTRY, UnitOfWork(pool), idempotency_wait=0.2)
+    game_id, seats = diceduel(service, pool)
+    who, version = next_move(service, game_id, seats)
+    assert who.player_id is not None
+    with make_pool(database_url, max_size=1) as other_pool, other_pool.connection() as holder:
+        GamesRepository(holder).lock_idempotency_key(who.player_id, "held", 1.0)  # held until `holder` ends
+        started = time.monotonic()
+        with pytest.raises(IdempotencyInFlight):
+            service.make_move(who, game_id, {"type": "roll"}, version, "held")
+        assert 0.15 < time.monotonic() - started < 5
+        assert service.game_view(game_id, ADMIN)["version"] == version  # nothing written
+        status, _, _ = service.make_move(who, game_id, {"type": "roll"}, version, "free")  # another key: no wait
+        assert status == 201
         holder.rollback()
+    with pool.connection() as conn, conn.transaction():
+        conn.execute("SET LOCAL lock_timeout = '7s'")
+        row = conn.execute(
+            "SELECT * FROM games.commit_move(%s, '[]', '[]', '[]', 'running', 0, '', '[]', NULL, NULL, %s, NULL,"
+            " 'k9', '200ms', 'h', 201, '{}')",
+            (str(uuid.uuid4()), who.player_id),
+        ).fetchone()
+        assert row is None
+        assert conn.execute("SELECT current_setting('lock_timeout')").fetchone() == ("7s",)
+        raise psycopg.Rollback()

@@ -4,16 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+import orjson
 import psycopg
 from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool
 
-from shared.db import one_round_trip
 from shared.eventstore.model import NewEvent, OutboxMessage, Snapshot, StoredEvent
-from shared.eventstore.postgres import PostgresEventStore
+from shared.eventstore.postgres import PostgresEventStore, encoded_jsonb
+from shared.eventstore.sealing import Sealed
 
 SCHEMA = "games"
 _SEEDS: dict[str, bytes] = {}  # secret seeds never change: kept in this process to save a query per move
@@ -24,15 +26,54 @@ class IdempotencyKeyBusy(Exception):
     """Another request with the same Idempotency-Key is still running and did not finish in time."""
 
 
+@dataclass
+class StagedMove:
+    """Every write of a move, gathered by a staged ``GamesRepository`` (``UnitOfWork.one_statement``)
+    and sent as one statement, ``games.commit_move`` (migration 0004), when the unit of work ends."""
+
+    game_id: str | None = None
+    events: list[Sealed] = field(default_factory=list)
+    outbox: list[OutboxMessage] = field(default_factory=list)
+    row: tuple[Any, ...] | None = None  # the read model's row (update_game's arguments)
+    player_id: str | None = None
+    token_hash: str | None = None
+    key: str | None = None
+    key_wait: str | None = None
+    answer: tuple[str, int, dict[str, Any]] | None = None  # (request hash, status, body) under the key
+    # after the statement: the answer an earlier request with the key stored (then nothing was written)
+    replayed: tuple[str, str, int, dict[str, Any]] | None = None
+
+
+_COMMIT_MOVE = (
+    "SELECT * FROM games.commit_move(%s, %s::jsonb, %s::jsonb, %s::jsonb, %s, %s::int, %s, %s::jsonb, %s::jsonb,"
+    " %s::timestamptz, %s, %s, %s, %s, %s, %s::int, %s::jsonb)"
+)
+
+
+def _events_json(sealed: Sequence[Sealed]) -> bytes:
+    """The JSON array games.commit_move reads the events from; payload and metadata are spliced in as
+    the canonical bytes the hash covers (encoded once)."""
+    items = []
+    for item in sealed:
+        e = item.event
+        head = orjson.dumps(
+            {"version": e.version, "event_id": e.metadata["event_id"], "type": e.type, "prev_hash": e.prev_hash,
+             "hash": e.hash}
+        )
+        items.append(head[:-1] + b',"payload":' + item.payload_json + b',"metadata":' + item.metadata_json + b"}")
+    return b"[" + b",".join(items) + b"]"
+
+
 class GamesRepository:
     """Reads and writes of the games schema on one connection.
 
-    ``deferred``: the connection is in pipeline mode (``UnitOfWork.pipelined``): writes are queued and
-    their errors (a concurrent writer's unique key) arrive when the unit of work ends."""
+    ``staged``: the writes of a move (the token check, the Idempotency-Key, events, outbox, read model,
+    the key's answer) are gathered there instead of sent, and go out as one statement when the unit of
+    work ends (``UnitOfWork.one_statement``); reads are sent at once."""
 
-    def __init__(self, conn: psycopg.Connection[Any], deferred: bool = False) -> None:
+    def __init__(self, conn: psycopg.Connection[Any], staged: StagedMove | None = None) -> None:
         self.conn = conn
-        self.deferred = deferred
+        self.staged = staged
         self.events = PostgresEventStore(conn, SCHEMA)
 
     # -- read model --------------------------------------------------------------------
@@ -66,6 +107,9 @@ class GamesRepository:
     ) -> None:
         """The game's row after a commit; ``clock_deadline`` is the earliest deadline of its clock (none
         without a running clock), what the ticker looks for."""
+        if self.staged is not None:
+            self.staged.row = (seats, status, version, head_hash, to_move, outcome, clock_deadline)
+            return
         self.conn.execute(
             "UPDATE games.games SET seats = %s, status = %s, version = %s, head_hash = %s, to_move = %s,"
             " outcome = %s, clock_deadline = %s, updated_at = now() WHERE id = %s",
@@ -131,7 +175,10 @@ class GamesRepository:
     # -- tokens ------------------------------------------------------------------------
     def require_token(self, token_hash: str, player_id: str) -> None:
         """Aborts the transaction (SQLSTATE 28000, ``InvalidAuthorizationSpecification``) unless the
-        token is live and the player's; queued like any write in a pipelined unit of work."""
+        token is live and the player's; staged like any write (checked first by the one statement)."""
+        if self.staged is not None:
+            self.staged.player_id, self.staged.token_hash = player_id, token_hash
+            return
         self.conn.execute("SELECT identity.require_token(%s, %s)", (token_hash, player_id))
 
     def token_live(self, token_hash: str, player_id: str) -> bool:
@@ -142,16 +189,13 @@ class GamesRepository:
         return row is not None
 
     # -- idempotency -------------------------------------------------------------------
-    def queue_idempotency_lock(self, player_id: str, key: str, wait_seconds: float) -> None:
-        """``lock_idempotency_key`` without reading anything back (for a pipelined unit of work): the
-        lock's timeout, if it strikes, is raised when the unit of work ends (LockNotAvailable)."""
-        self.conn.execute(  # one statement, ordered by its data: set the timeout, take the lock, restore it
-            "WITH timed AS MATERIALIZED (SELECT current_setting('lock_timeout') AS before,"
-            " set_config('lock_timeout', %s, true)),"
-            " locked AS MATERIALIZED (SELECT pg_advisory_xact_lock(hashtextextended(%s, 0)) FROM timed)"
-            " SELECT set_config('lock_timeout', timed.before, true) FROM timed, locked",
-            (f"{max(1, int(wait_seconds * 1000))}ms", f"games.idempotency:{player_id}:{key}"),
-        )
+    def stage_idempotency_key(self, player_id: str, key: str, wait_seconds: float) -> None:
+        """The staged move takes ``lock_idempotency_key``'s lock first (waiting at most ``wait_seconds``,
+        then LockNotAvailable) and then looks the key up in the same statement: an answer already
+        stored is returned (``StagedMove.replayed``) and nothing is written."""
+        assert self.staged is not None, "only a staged unit of work (UnitOfWork.one_statement)"
+        self.staged.player_id, self.staged.key = player_id, key
+        self.staged.key_wait = f"{max(1, int(wait_seconds * 1000))}ms"
 
     def lock_idempotency_key(self, player_id: str, key: str, wait_seconds: float) -> None:
         """Serialise requests with one (player, key) until this transaction ends: a second one waits here
@@ -181,6 +225,10 @@ class GamesRepository:
     def save_idempotent_answer(
         self, player_id: str, key: str, game_id: str, request_hash: str, status: int, body: dict[str, Any]
     ) -> None:
+        if self.staged is not None:
+            assert (self.staged.player_id, self.staged.key, self.staged.game_id) == (player_id, key, game_id)
+            self.staged.answer = (request_hash, status, body)
+            return
         self.conn.execute(
             "INSERT INTO games.idempotency (player_id, key, game_id, request_hash, status, body)"
             " VALUES (%s, %s, %s, %s, %s, %s)",
@@ -249,6 +297,9 @@ class GamesRepository:
     # -- events ------------------------------------------------------------------------
     def write_outbox(self, rows: Sequence[OutboxMessage]) -> None:
         """Messages with no event of their own (a refused queue request's reply)."""
+        if self.staged is not None:
+            self.staged.outbox += rows
+            return
         with self.conn.cursor() as cur:
             cur.executemany(
                 "INSERT INTO games.outbox (queue, job, message) VALUES (%s, %s, %s)",
@@ -263,7 +314,51 @@ class GamesRepository:
         outbox: Sequence[OutboxMessage] = (),
         prev_hash: str | None = None,
     ) -> list[StoredEvent]:
-        return self.events.append(game_id, expected_version, events, outbox, prev_hash, deferred=self.deferred)
+        """Staged: the events sealed (hashed) now and sent with the other writes when the unit of work
+        ends, so the returned events have position and tx_id 0 (a conflict is raised then, as
+        ``UniqueViolation``)."""
+        if self.staged is None:
+            return self.events.append(game_id, expected_version, events, outbox, prev_hash)
+        assert self.staged.game_id in (None, game_id) and not self.staged.events, "one append per move"
+        sealed = self.events.seal(self.conn, game_id, expected_version, events, prev_hash)
+        self.staged.game_id = game_id
+        self.staged.events = sealed
+        self.staged.outbox += outbox
+        return [item.event for item in sealed]
+
+    def send_staged(self) -> None:
+        """The staged writes as one statement (``games.commit_move``); nothing to send if none."""
+        move = self.staged
+        if move is None or move.game_id is None:
+            return
+        assert move.row is not None, "a move updates its read model"
+        seats, status, version, head_hash, to_move, outcome, deadline = move.row
+        answer = move.answer if move.key is not None else None
+        row = self.conn.execute(
+            _COMMIT_MOVE,
+            (
+                move.game_id,
+                encoded_jsonb(_events_json(move.events)),
+                Jsonb([{"queue": m.queue, "job": m.job, "message": m.message} for m in move.outbox]),
+                Jsonb(seats),
+                status,
+                version,
+                head_hash,
+                Jsonb(to_move),
+                Jsonb(outcome) if outcome is not None else None,
+                deadline,
+                move.player_id,
+                move.token_hash,
+                move.key,
+                move.key_wait,
+                answer[0] if answer else None,
+                answer[1] if answer else None,
+                Jsonb(answer[2]) if answer else None,
+            ),
+        ).fetchone()
+        if row is not None:
+            assert move.key is not None
+            move.replayed = (move.game_id, row[0], int(row[1]), row[2])
 
 
 def _game_dict(row: tuple[Any, ...]) -> dict[str, Any]:
@@ -304,13 +399,25 @@ class UnitOfWork:
             yield GamesRepository(conn)
 
     @contextmanager
-    def pipelined(self) -> Iterator[GamesRepository]:
-        """One transaction in one round trip: BEGIN, every statement of the block and COMMIT go out in
-        one pipeline with one sync when the block ends (a read inside the block that needs its answer
-        syncs earlier). Errors of queued statements (e.g. ``UniqueViolation`` from a concurrent writer)
-        are raised when the block ends; the transaction is then rolled back."""
-        with self.pool.connection() as conn, one_round_trip(conn):
-            yield GamesRepository(conn, deferred=True)
+    def one_statement(self) -> Iterator[GamesRepository]:
+        """A move's writes in one statement, one round trip: the block's writes are staged
+        (``StagedMove``) and sent as ``games.commit_move`` when it ends, in autocommit, so the
+        statement is its own transaction (no BEGIN, no COMMIT); a read inside the block (a table
+        not cached) is sent at once, as its own statement. Errors of the writes (``UniqueViolation``
+        from a concurrent writer, a dead token, a busy key) are raised when the block ends; nothing
+        is written then. ``repo.staged.replayed`` afterwards: the answer an earlier request with the
+        same Idempotency-Key had stored (nothing written)."""
+        with self.pool.connection() as conn:
+            conn.autocommit = True
+            try:
+                repo = GamesRepository(conn, StagedMove())
+                yield repo
+                repo.send_staged()
+            finally:
+                if not conn.closed and conn.info.transaction_status == psycopg.pq.TransactionStatus.IDLE:
+                    conn.autocommit = False
+                else:
+                    conn.close()  # the pool replaces it
 
     @contextmanager
     def read(self) -> Iterator[GamesRepository]:

@@ -7,7 +7,6 @@ ClockResumed and TimeExpired) plus the engine's own events.
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -77,12 +76,15 @@ class Table:
         return PrescribedSeeds(server_seed, self.game_id, tuple(self.client_seeds), setup)
 
     def clone(self) -> Table:
-        """Copy for a tentative change; engine states are immutable, so sharing them is safe."""
-        twin = copy.copy(self)
-        twin.seats = list(self.seats)
-        twin.client_seeds = list(self.client_seeds)
+        """Copy for a tentative change; engine states are immutable, so sharing them is safe. (Copies the
+        instance dict directly: a third of ``copy.copy``'s time, and a move clones a table four times.)"""
+        twin = object.__new__(Table)
+        fields = twin.__dict__
+        fields.update(self.__dict__)
+        fields["seats"] = list(self.seats)
+        fields["client_seeds"] = list(self.client_seeds)
         if self.progress is not None:
-            twin.progress = Progress(self.progress.state, self.progress.chance_count)
+            fields["progress"] = Progress(self.progress.state, self.progress.chance_count)
         return twin
 
     def apply(self, engine: Engine[Any], type_: str, payload: dict[str, Any]) -> None:

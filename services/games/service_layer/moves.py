@@ -63,22 +63,24 @@ class Moves(Clocks):
             if idempotency_key
             else ""
         )
-        # One round trip (issue 19): BEGIN, the key's lock, the events, outbox, read model, the answer
-        # and COMMIT go out in one pipeline, against the cached table at ``expected_version``. A
-        # request that repeats a key finds the first one's answer only when its own write cannot go
-        # through (the version or the key is taken: the unique keys say so at commit) or it is refused
-        # (e.g. stale): then the answer is looked up and replayed.
+        # One statement, one round trip (issue 19): the token's check, the key's lock and look-up, the
+        # events, outbox, read model and the answer go out as games.commit_move, its own transaction,
+        # against the cached table at ``expected_version``. A request that repeats a key gets the
+        # stored answer from that statement (nothing written); when its move is refused before that
+        # (e.g. stale: the first request's move is cached here) the answer is looked up and replayed.
         try:
-            with self.uow.pipelined() as repo:
+            with self.uow.one_statement() as repo:
                 if token_check:
                     repo.require_token(token_check, identity.player_id)
                 if idempotency_key:
-                    repo.queue_idempotency_lock(identity.player_id, idempotency_key, self.idempotency_wait)
+                    repo.stage_idempotency_key(identity.player_id, idempotency_key, self.idempotency_wait)
                 committed, body = self._move(repo, identity, game_id, move, expected_version)
                 if idempotency_key:
                     repo.save_idempotent_answer(
                         identity.player_id, idempotency_key, game_id, request_hash, 201, body
                     )
+            assert repo.staged is not None
+            replayed = repo.staged.replayed
         except psycopg.errors.InvalidAuthorizationSpecification:
             raise Unauthorized("the bearer token is not valid", field="Authorization") from None
         except TimeRanOut as exc:  # nothing was written: record the timeout, then refuse the move
@@ -105,6 +107,8 @@ class Moves(Clocks):
             if idempotency_key and (earlier := self._earlier(identity.player_id, idempotency_key)):
                 return self._replayed(earlier, request_hash)
             raise
+        if replayed is not None:  # an earlier request with this key answered: nothing was written
+            return self._replayed(replayed, request_hash)
         self._after_commit(committed)
         return 201, body, False
 
