@@ -217,7 +217,7 @@ def compose_examples(schemas: dict[str, dict[str, Any]]) -> None:
         composed(name, frozenset())
 
 
-def _component_refs(node: Any) -> set[str]:
+def component_refs(node: Any) -> set[str]:
     """Names of the component schemas ``node`` refers to, directly or inside."""
     found: set[str] = set()
     stack = [node]
@@ -247,7 +247,7 @@ def mark_always_present(document: dict[str, Any], schemas: dict[str, dict[str, A
             if name in seen or name not in schemas:
                 continue
             seen.add(name)
-            todo.extend(_component_refs(schemas[name]) - seen)
+            todo.extend(component_refs(schemas[name]) - seen)
         return seen
 
     answers: set[str] = set()
@@ -256,11 +256,11 @@ def mark_always_present(document: dict[str, Any], schemas: dict[str, dict[str, A
         for operation in item.values():
             if not isinstance(operation, dict):
                 continue
-            asks |= _component_refs(operation.get("requestBody") or {}) | _component_refs(
+            asks |= component_refs(operation.get("requestBody") or {}) | component_refs(
                 operation.get("parameters") or [])
             for status, response in (operation.get("responses") or {}).items():
                 if str(status).startswith("2"):
-                    answers |= _component_refs(response)
+                    answers |= component_refs(response)
     for name in sorted(closure(answers) - closure(asks)):
         schema = schemas[name]
         properties = schema.get("properties")

@@ -12,6 +12,7 @@ from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT4
 
 from services.games.entrypoints.schemas import VIEW_COMPONENTS
+from shared.web.app import component_refs
 from tests.e2e.test_api_documentation import operations, resolve, spec_of
 
 pytestmark = pytest.mark.e2e
@@ -61,20 +62,6 @@ def answer_components(spec: dict[str, Any]) -> list[str]:
     """Component schemas only answers use (reached from a 2xx response, never from a request)."""
     schemas = spec["components"]["schemas"]
 
-    def refs(node: Any) -> set[str]:
-        found: set[str] = set()
-        stack = [node]
-        while stack:
-            item = stack.pop()
-            if isinstance(item, dict):
-                ref = item.get("$ref")
-                if isinstance(ref, str) and ref.startswith("#/components/schemas/"):
-                    found.add(ref.rsplit("/", 1)[1])
-                stack.extend(v for k, v in item.items() if k != "example")
-            elif isinstance(item, list):
-                stack.extend(item)
-        return found
-
     def closure(roots: set[str]) -> set[str]:
         seen: set[str] = set()
         todo = list(roots)
@@ -82,13 +69,13 @@ def answer_components(spec: dict[str, Any]) -> list[str]:
             name = todo.pop()
             if name not in seen and name in schemas:
                 seen.add(name)
-                todo.extend(refs(schemas[name]))
+                todo.extend(component_refs(schemas[name]))
         return seen
 
     answers, asks = set(), set()
     for _, _, op in operations(spec):
-        asks |= refs(op.get("requestBody") or {}) | refs(op.get("parameters") or [])
-        answers |= set().union(*(refs(r) for s, r in op["responses"].items() if s.startswith("2")))
+        asks |= component_refs(op.get("requestBody") or {}) | component_refs(op.get("parameters") or [])
+        answers |= set().union(*(component_refs(r) for s, r in op["responses"].items() if s.startswith("2")))
     return sorted(closure(answers) - closure(asks))
 
 
