@@ -34,7 +34,7 @@ class StagedMove:
     game_id: str | None = None
     events: list[Sealed] = field(default_factory=list)
     outbox: list[OutboxMessage] = field(default_factory=list)
-    row: tuple[Any, ...] | None = None  # the read model's row (update_game's arguments)
+    row: tuple[Any, ...] | None = None  # the read model's row: update_game's parameters, as sent
     player_id: str | None = None
     token_hash: str | None = None
     key: str | None = None
@@ -107,22 +107,22 @@ class GamesRepository:
     ) -> None:
         """The game's row after a commit; ``clock_deadline`` is the earliest deadline of its clock (none
         without a running clock), what the ticker looks for."""
+        params = (
+            Jsonb(seats),
+            status,
+            version,
+            head_hash,
+            Jsonb(to_move),
+            Jsonb(outcome) if outcome is not None else None,
+            clock_deadline,
+        )
         if self.staged is not None:
-            self.staged.row = (seats, status, version, head_hash, to_move, outcome, clock_deadline)
+            self.staged.row = params
             return
         self.conn.execute(
             "UPDATE games.games SET seats = %s, status = %s, version = %s, head_hash = %s, to_move = %s,"
             " outcome = %s, clock_deadline = %s, updated_at = now() WHERE id = %s",
-            (
-                Jsonb(seats),
-                status,
-                version,
-                head_hash,
-                Jsonb(to_move),
-                Jsonb(outcome) if outcome is not None else None,
-                clock_deadline,
-                game_id,
-            ),
+            (*params, game_id),
         )
 
     def game_row(self, game_id: str) -> dict[str, Any] | None:
@@ -332,7 +332,6 @@ class GamesRepository:
         if move is None or move.game_id is None:
             return
         assert move.row is not None, "a move updates its read model"
-        seats, status, version, head_hash, to_move, outcome, deadline = move.row
         answer = move.answer if move.key is not None else None
         row = self.conn.execute(
             _COMMIT_MOVE,
@@ -340,13 +339,7 @@ class GamesRepository:
                 move.game_id,
                 encoded_jsonb(_events_json(move.events)),
                 Jsonb([{"queue": m.queue, "job": m.job, "message": m.message} for m in move.outbox]),
-                Jsonb(seats),
-                status,
-                version,
-                head_hash,
-                Jsonb(to_move),
-                Jsonb(outcome) if outcome is not None else None,
-                deadline,
+                *move.row,
                 move.player_id,
                 move.token_hash,
                 move.key,
