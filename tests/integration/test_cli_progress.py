@@ -5,42 +5,15 @@ is a terminal."""
 
 from __future__ import annotations
 
-import fcntl
 import json
-import os
-import pty
-import struct
-import subprocess
-import sys
-import termios
 from pathlib import Path
 
 import pytest
 
 from tests.integration.test_audit import ADMIN, finished_game, players, service  # noqa: F401 - the fixture
+from tests.support.terminal import run_watched
 
 pytestmark = pytest.mark.integration
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def run_watched(args: list[str], env: dict[str, str]) -> tuple[int, str, str]:
-    """(exit code, stdout, stderr) of ``python -m services.cli ARGS`` with stderr on a 100-column terminal."""
-    leader, follower = pty.openpty()
-    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))
-    done = subprocess.run([sys.executable, "-m", "services.cli", *args], cwd=ROOT, stdout=subprocess.PIPE,
-                          stderr=follower, timeout=300, env=os.environ | env)
-    os.close(follower)
-    chunks = []
-    while True:
-        try:
-            chunk = os.read(leader, 65536)
-        except OSError:
-            break
-        if not chunk:
-            break
-        chunks.append(chunk)
-    os.close(leader)
-    return done.returncode, done.stdout.decode(), b"".join(chunks).decode(errors="replace")
 
 
 def test_verify_shows_reading_and_replaying_on_stderr_and_the_summary_or_json_on_stdout(

@@ -4,14 +4,10 @@ long commands show progress on stderr while stdout keeps the JSON."""
 
 from __future__ import annotations
 
-import fcntl
 import json
 import os
-import pty
-import struct
 import subprocess
 import sys
-import termios
 from pathlib import Path
 
 import pytest
@@ -20,8 +16,7 @@ from services.cli import main as cli_main
 from services.cli import package_version
 from shared.backends import Backends, for_command, forget, record, recorded, redact
 from shared.config import Settings
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support.terminal import run_watched
 
 
 def test_moved_ports_reach_every_service_url(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -80,24 +75,9 @@ def test_a_command_uses_the_running_make_runs_backends_when_no_url_is_set(
 
 def test_selfplay_shows_progress_on_stderr_and_keeps_json_on_stdout() -> None:
     """With stderr on a terminal, a tqdm bar; stdout stays one JSON document."""
-    leader, follower = pty.openpty()
-    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))  # a terminal 100 wide
-    done = subprocess.run([sys.executable, "-m", "services.cli", "selfplay", "klapper", "--games", "3",
-                           "--players", "4"], cwd=ROOT, stdout=subprocess.PIPE, stderr=follower, timeout=120)
-    os.close(follower)
-    chunks = []
-    while True:
-        try:
-            chunk = os.read(leader, 65536)
-        except OSError:
-            break
-        if not chunk:
-            break
-        chunks.append(chunk)
-    os.close(leader)
-    stderr = b"".join(chunks).decode(errors="replace")
-    assert done.returncode == 0
-    report = json.loads(done.stdout)
+    code, out, stderr = run_watched(["selfplay", "klapper", "--games", "3", "--players", "4"], timeout=120)
+    assert code == 0
+    report = json.loads(out)
     assert report["games"] == 3
     assert "klapper 4p" in stderr and "0/3 [" in stderr, stderr
 

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from tests.integration.ratings.conftest import Bus
-from tests.integration.test_cli_progress import run_watched
+from tests.support.terminal import run_watched
 from tests.unit.ratings.factories import every_game_type
 
 pytestmark = pytest.mark.integration
