@@ -8,7 +8,10 @@ one epoll loop, built with ``cc`` here; the asyncio client of ``bench/support/st
 is no compiler), so the client measuring the gateway costs the shared cores little; the movers are one
 asyncio + uvloop process (aiohttp). They share the machine's cores with the servers, PostgreSQL and
 Redis, so the load average at the start is printed with the figures. Rounds are interleaved: without
-viewers, with, without; the ratio is with / mean(without).
+viewers, with, without; the ratio is with / mean(without). The movers go flat out in those rounds, so the
+2 cores are saturated and a delivery's delay there is mostly its wait for a core; a last round opens the
+viewers again with the movers paced at ``BENCH_STREAM_PACED_FRACTION`` (default 0.5) of the rate without
+viewers, for the delivery latency of a machine that has cores to spare.
 
 Reported: per-viewer completeness (every event after its ``Last-Event-ID`` exactly once, in order, up
 to its game's final version), p50/p99 delivery latency (the time the client read the event's bytes
@@ -35,6 +38,7 @@ from bench.games import _free_port
 MOVERS = 8
 VIEWERS = int(os.environ.get("BENCH_STREAM_VIEWERS") or 2000)
 SECONDS = float(os.environ.get("BENCH_STREAM_SECONDS") or 20)
+PACED_FRACTION = float(os.environ.get("BENCH_STREAM_PACED_FRACTION") or 0.5)  # of the rate without viewers
 ADMIN = "bench-admin"
 ENGINE = "bench.support.tally:Tally"
 NOTICED = "speltafel_stream_notice_batches_total"  # batches the gateway made from the notices' events (no read)
@@ -146,50 +150,70 @@ def run(base: str, streams: str, pids: dict[str, int]) -> dict[str, Any]:
         return _result(_client("movers", movers), SECONDS + 120)
 
     rounds: dict[str, Any] = {"without_1": without()}
-    start = _versions(base, games)
-    specs = []
-    for k in range(VIEWERS):
-        game = games[k % MOVERS]
-        slot = k // MOVERS  # 0, 1: the seats; 2: the admin; 3-26: registered spectators; then anonymous
-        token = (game["tokens"][slot] if slot < 2 else ADMIN if slot == 2
-                 else spectators[(slot - 3) * MOVERS + k % MOVERS] if slot < 27 else None)
-        specs.append({"game": game["id"], "token": token, "after": start[game["id"]]})
-    viewers, compiled = _viewer_client(streams, specs, 20)
-    assert viewers.stdout is not None and viewers.stdin is not None
-    opened_at = time.monotonic()
-    ready = viewers.stdout.readline().strip()
-    if ready != "ready":
-        raise RuntimeError(f"the viewers did not open: {ready!r}")
-    connect_s = time.monotonic() - opened_at
-    reads_before = _reads(streams)
-    noticed_before = _reads(streams, NOTICED)
-    cpu_before = {name: _cpu_s(pid) for name, pid in (pids | {"viewer_client": viewers.pid}).items()}
-    rounds["with_viewers"] = _result(_client("movers", movers), SECONDS + 120)
-    cpu = {name: round(_cpu_s(pid) - cpu_before[name], 1)
-           for name, pid in (pids | {"viewer_client": viewers.pid}).items()}
-    reads = _reads(streams) - reads_before
-    noticed = _reads(streams, NOTICED) - noticed_before
-    finals = _versions(base, games)
-    viewers.stdin.write("".join(f"{g} {v}\n" for g, v in finals.items()) + "stop\n" if compiled
-                        else "stop " + json.dumps(finals) + "\n")
-    viewers.stdin.flush()
-    delivery = _result(viewers, 120)
+
+    def with_viewers(rate: float | None) -> dict[str, Any]:
+        """One round of the movers (``rate``: paced at that many moves/s in all; None: flat out) with
+        VIEWERS viewers opened just before it, each from its game's version then; the viewers' delivery."""
+        start = _versions(base, games)
+        specs = []
+        for k in range(VIEWERS):
+            game = games[k % MOVERS]
+            slot = k // MOVERS  # 0, 1: the seats; 2: the admin; 3-26: registered spectators; then anonymous
+            token = (game["tokens"][slot] if slot < 2 else ADMIN if slot == 2
+                     else spectators[(slot - 3) * MOVERS + k % MOVERS] if slot < 27 else None)
+            specs.append({"game": game["id"], "token": token, "after": start[game["id"]]})
+        viewers, compiled = _viewer_client(streams, specs, 20)
+        assert viewers.stdout is not None and viewers.stdin is not None
+        opened_at = time.monotonic()
+        ready = viewers.stdout.readline().strip()
+        if ready != "ready":
+            raise RuntimeError(f"the viewers did not open: {ready!r}")
+        connect_s = time.monotonic() - opened_at
+        reads_before = _reads(streams)
+        noticed_before = _reads(streams, NOTICED)
+        cpu_before = {name: _cpu_s(pid) for name, pid in (pids | {"viewer_client": viewers.pid}).items()}
+        moves = _result(_client("movers", movers | ({"rate": rate} if rate else {})), SECONDS + 120)
+        cpu = {name: round(_cpu_s(pid) - cpu_before[name], 1)
+               for name, pid in (pids | {"viewer_client": viewers.pid}).items()}
+        reads = _reads(streams) - reads_before
+        noticed = _reads(streams, NOTICED) - noticed_before
+        finals = _versions(base, games)
+        viewers.stdin.write("".join(f"{g} {v}\n" for g, v in finals.items()) + "stop\n" if compiled
+                            else "stop " + json.dumps(finals) + "\n")
+        viewers.stdin.flush()
+        delivery = _result(viewers, 120)
+        events = sum(finals[g] - start[g] for g in finals)
+        return {
+            "moves": moves,
+            "viewers": delivery,
+            "viewers_connect_s": round(connect_s, 1),
+            "cpu_s_during_the_round": cpu,
+            "stream_reads": {"reads": int(reads), "batches_from_notices": int(noticed), "events_recorded": events,
+                             "reads_per_event": round(reads / max(events, 1), 2),
+                             "viewer_events_delivered": delivery["events_delivered"]},
+        }
+
+    full = with_viewers(None)
+    rounds["with_viewers"] = full["moves"]
+    lag = _lag(streams)
     rounds["without_2"] = without()
     alone = (rounds["without_1"]["moves_per_s"] + rounds["without_2"]["moves_per_s"]) / 2
-    events = sum(finals[g] - start[g] for g in finals)
+    paced_rate = round(PACED_FRACTION * alone, 1)
+    paced = with_viewers(paced_rate)
+    p99 = {"flat_out": full["viewers"]["delivery_latency"].get("p99_ms", 1e9),
+           "paced": paced["viewers"]["delivery_latency"].get("p99_ms", 1e9)}
     return {
-        "viewers": delivery,
-        "viewers_connect_s": round(connect_s, 1),
+        "viewers": full["viewers"],
+        "viewers_connect_s": full["viewers_connect_s"],
         "moves": rounds,
-        "cpu_s_during_the_round_with_viewers": cpu,
-        "stream_process_lag": _lag(streams),
+        "cpu_s_during_the_round_with_viewers": full["cpu_s_during_the_round"],
+        "stream_process_lag": lag,
         "moves_per_s_ratio_with_viewers": round(rounds["with_viewers"]["moves_per_s"] / alone, 3),
-        "stream_reads": {"reads": int(reads), "batches_from_notices": int(noticed), "events_recorded": events,
-                         "reads_per_event": round(reads / max(events, 1), 2),
-                         "viewer_events_delivered": delivery["events_delivered"]},
+        "stream_reads": full["stream_reads"],
+        "paced": {"target_moves_per_s": paced_rate, "fraction_of_the_rate_without_viewers": PACED_FRACTION} | paced,
         "targets": {
-            "every_viewer_every_event": delivery["complete"] == delivery["viewers"],
-            "p99_delivery_le_100_ms": delivery["delivery_latency"].get("p99_ms", 1e9) <= 100,
+            "every_viewer_every_event": all(r["viewers"]["complete"] == r["viewers"]["viewers"] for r in (full, paced)),
+            "p99_delivery_le_100_ms": {"flat_out": p99["flat_out"] <= 100, "paced": p99["paced"] <= 100},
             "move_throughput_drop_le_10_percent": rounds["with_viewers"]["moves_per_s"] >= 0.9 * alone,
         },
     }
@@ -218,6 +242,7 @@ def main() -> dict[str, Any]:
     out["setup"] = (f"{VIEWERS} SSE viewers on one `speltafel streams` process, {MOVERS} movers on "
                     f"{MOVERS} Tally games against `speltafel serve games` (waitress); load clients: the viewers "
                     f"one compiled epoll process (bench/support/sse_viewers.c), the movers asyncio + uvloop "
-                    f"(aiohttp); {SECONDS:g} s per round, rounds without / with / without")
+                    f"(aiohttp); {SECONDS:g} s per round, rounds without / with / without (flat out), then with the "
+                    f"viewers again and the movers paced at {PACED_FRACTION:g} of the rate without viewers")
     out["load_average_at_end"] = [round(x, 2) for x in os.getloadavg()]
     return out

@@ -1,7 +1,8 @@
 """Load clients of ``bench/streams.py``, each its own process on one asyncio loop (uvloop, aiohttp):
 
 * ``movers``: N clients, each playing its own Tally game (two seats, alternating) as fast as answers
-  come, for a number of seconds; prints moves/s and latency as JSON;
+  come (or, given ``rate``, at that many moves/s in all, spread evenly over the clients), for a number
+  of seconds; prints moves/s and latency as JSON;
 * ``viewers``: thousands of SSE viewers (one socket and one bare asyncio protocol each), resuming with
   ``Last-Event-ID``; prints ``ready`` once every viewer's stream is open, then on ``stop <finals>`` (the
   games' final versions, one JSON line on stdin) waits until each has them (or a grace period passes)
@@ -36,6 +37,7 @@ def _stats(samples: list[float] | array.array[float]) -> dict[str, float]:
 
 async def movers(args: dict[str, Any]) -> dict[str, Any]:
     base, seconds = args["url"], float(args["seconds"])
+    interval = len(args["games"]) / float(args["rate"]) if args.get("rate") else 0.0  # each client's pace
     latencies: list[float] = []
     errors = 0
 
@@ -44,7 +46,12 @@ async def movers(args: dict[str, Any]) -> dict[str, Any]:
         async with session.get(f"{base}/v1/games/{game['id']}") as r:
             state = await r.json()
         version, seat = state["version"], state["to_move"][0]
+        due = time.monotonic()
         while time.monotonic() < stop:
+            if interval:
+                due += interval
+                if (ahead := due - time.monotonic()) > 0:
+                    await asyncio.sleep(ahead)
             t = time.perf_counter()
             async with session.post(f"{base}/v1/games/{game['id']}/moves",
                                     json={"move": {"type": "add"}, "expected_version": version},
