@@ -316,6 +316,32 @@ def writes(db_url: str) -> dict[str, Any]:
     return out
 
 
+def targets(out: dict[str, Any]) -> dict[str, Any]:
+    """Issue 19's targets against this run's figures (only the parts that ran): each True or False."""
+    met: dict[str, Any] = {}
+    if "post_move" in out:
+        moves = {c: out["post_move"][f"clients_{c}"] for c in CLIENTS}
+        met["post_move_ge_0.85_of_reference"] = {c: m["ratio_move_to_reference"] >= 0.85 for c, m in moves.items()}
+        met["post_move_p99_le_1.5_of_reference_p99"] = {
+            c: m["ratio_move_p99_to_reference_p99"] <= 1.5 for c, m in moves.items()
+        }
+        met["idempotency_key_within_5_percent"] = {
+            c: abs(m["ratio_move_with_key_to_move"] - 1) <= 0.05 for c, m in moves.items()
+        }
+    if "move_latency_by_version" in out:
+        met["latency_v5000_le_1.1_of_v10"] = out["move_latency_by_version"]["ratio_v5000_to_v10_p50"] <= 1.1
+    if "writes" in out:
+        met["append_ge_0.6_of_raw_insert"] = {
+            w: out["writes"][f"writers_{w}"]["ratio_append_to_raw"] >= 0.6 for w in (1, 8)
+        }
+    if "rebuild" in out:
+        rebuilt = out["rebuild"]
+        if "ratio_without_snapshots_to_eventsourcing" in rebuilt:
+            met["rebuild_le_0.4_of_eventsourcing"] = rebuilt["ratio_without_snapshots_to_eventsourcing"] <= 0.4
+        met["rebuild_with_snapshots_le_5_ms"] = rebuilt["with_snapshots_ms"] <= 5
+    return met
+
+
 def _median(values: Any) -> float:
     return round(statistics.median(list(values)), 3)
 
@@ -352,6 +378,7 @@ def main() -> dict[str, Any]:
         if "rebuild" in PARTS:
             out["load_average_before_rebuild"] = load()
             out["rebuild"] = rebuild(db_url)
+    out["targets"] = targets(out)
     return out
 
 
