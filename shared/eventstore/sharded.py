@@ -1,8 +1,9 @@
 """The event store over several PostgreSQL instances (shards), distributed by stream id (deploy/SCALING.md).
 
-Every write and every read of one stream goes to the one shard its id hashes to (every unique key,
-``(stream_id, version)`` and ``(stream_id, event_id)``, includes the stream id, so each is enforced on
-one shard, as Citus does for a table distributed by ``stream_id``). What does not carry over is the
+Every write and every read of one stream goes to the one shard its id hashes to (the unique key a
+writer's conflict rests on, ``(stream_id, version)``, includes the stream id, so it is enforced on one
+shard, as Citus does for a table distributed by ``stream_id``; the other keys of a shard, its
+``position`` and ``event_id``, are unique within it, deploy/SCALING.md). What does not carry over is the
 global subscription cursor: ``(tx_id, position)`` is a transaction id and a sequence value *of one
 instance*, and ``pg_snapshot_xmin`` (the "nothing earlier can still commit" horizon of
 ``PostgresEventStore.read_all``) is per instance too. Two instances' transaction ids are not comparable,
