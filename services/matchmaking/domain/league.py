@@ -19,9 +19,9 @@ Events (``type`` and payload):
   game_id?}  (``by`` ``clock`` with the ``game_id``: a seat ran out of time under the forfeit policy and
   the game ended so, ``GameFinished`` naming its ``forfeited_seats``; no organiser acted)
 * ``TableReseated`` {request_id, new_request_id, previous_status, reason, by, seats?, options?, clock?,
-  timeout_policy?, byes?}  (an aborted or failed table gets a new game, with the same seats and settings
-  unless new ones are given; ``byes``: the round's byes after new seats took or left players; the old
-  game no longer counts as played)
+  timeout_policy?, no_clock?, byes?}  (an aborted or failed table gets a new game, with the same seats and
+  settings unless new ones are given; ``no_clock``: the new game has no clock, whatever the league's;
+  ``byes``: the round's byes after new seats took or left players; the old game no longer counts as played)
 * ``TableVoided`` {request_id, round, table_no, reason, rule, points, by}  (the organiser gives a table no
   result: ``rule`` is the league's ``void_table`` rule, ``points`` per seat or null)
 * ``PairingOverridden`` {round, tables: [[player_id, ...]], byes, reason, by}  (used when that
@@ -158,10 +158,12 @@ class League:
             old = self.tables[p["request_id"]]
             old.status = "replaced"
             new_id = p["new_request_id"]
+            no_clock = bool(p.get("no_clock", old.no_clock and "clock" not in p))  # a new clock lifts it
             self.tables[new_id] = LeagueTable(
                 new_id, old.round, old.table_no, list(p.get("seats") or old.seats), p["reason"], old.request_id,
-                options=p.get("options", old.options), clock=p.get("clock", old.clock),
-                timeout_policy=p.get("timeout_policy", old.timeout_policy),
+                options=p.get("options", old.options), clock=None if no_clock else p.get("clock", old.clock),
+                timeout_policy=None if no_clock else p.get("timeout_policy", old.timeout_policy),
+                no_clock=no_clock,
             )
             if "byes" in p:
                 self.byes[old.round] = list(p["byes"])
@@ -182,8 +184,9 @@ class League:
 
     # ------------------------------------------------------------------ queries
     def table_settings(self, table: LeagueTable) -> tuple[dict[str, Any], dict[str, Any] | None, str | None]:
-        """(options, clock, timeout_policy) of a table's game: its re-seat's own, else the league's."""
-        clock = table.clock if table.clock is not None else self.clock
+        """(options, clock, timeout_policy) of a table's game: its re-seat's own, else the league's (no clock
+        after a re-seat that took it away)."""
+        clock = None if table.no_clock else table.clock if table.clock is not None else self.clock
         policy = table.timeout_policy if table.timeout_policy is not None else self.timeout_policy
         options = table.options if table.options is not None else self.options
         return dict(options), clock, policy if clock is not None else None

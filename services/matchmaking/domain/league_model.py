@@ -42,6 +42,7 @@ class LeagueTable:
     options: dict[str, Any] | None = None
     clock: dict[str, Any] | None = None
     timeout_policy: str | None = None
+    no_clock: bool = False  # a re-seat that took the league's clock away: this table's game has none
     void_reason: str | None = None  # voided by the organiser (TableVoided): why
 
     @property
@@ -68,6 +69,7 @@ class LeagueTable:
             "options": self.options,
             "clock": self.clock,
             "timeout_policy": self.timeout_policy,
+            "no_clock": self.no_clock,
             "void_reason": self.void_reason,
         }
 

@@ -103,7 +103,8 @@ def reseat(
     """A new game at an ``aborted`` or ``failed`` table: for the same seats and settings, or for new
     ``seats`` (players of this table or with a bye that round, in seat order; whoever of them is left
     out has a bye that round, scored by the ``bye`` rule) and new ``settings`` (``options``, ``clock``,
-    ``timeout_policy``: the table's own from then on; the caller has checked them at the door)."""
+    ``timeout_policy``: the table's own from then on; the caller has checked them at the door; or
+    ``no_clock``: the new game has no clock, whatever the league's)."""
     _running(league)
     table = _table(league, round_no, table_no)
     if table.status not in RESEATABLE:
@@ -134,6 +135,11 @@ def reseat(
     for key in ("options", "clock", "timeout_policy"):
         if settings and settings.get(key) is not None:
             event[key] = settings[key]
+    if settings and settings.get("no_clock"):
+        if settings.get("clock") is not None or settings.get("timeout_policy") is not None:
+            raise LeagueError("no_clock takes the clock away: give no clock or timeout_policy with it", "no_clock",
+                              conflict=False)
+        event["no_clock"] = True
     return league.progress([("TableReseated", event)])
 
 

@@ -242,6 +242,8 @@ class LeagueTableSchema(ma.Schema):
     clock = ma.fields.Dict(allow_none=True, metadata={
         "example": None, "description": "a re-seat's own clock (null: the league's)"})
     timeout_policy = ma.fields.String(allow_none=True, metadata={"example": None})
+    no_clock = ma.fields.Boolean(metadata={
+        "example": False, "description": "true: a re-seat took the clock away (this table's game has none)"})
     void_reason = ma.fields.String(allow_none=True, metadata={
         "example": None, "description": "void: why the organiser gave the table no result"})
 
@@ -406,6 +408,10 @@ class ReseatBody(Strict):
                                        " (omit: the table's); checked at the door"})
     clock = clock_field()
     timeout_policy = policy_field()
+    no_clock = ma.fields.Boolean(load_default=False, metadata={
+        "example": False, "description": "true: the new game has no clock, whatever the league's or the table's"
+        " (not with clock or timeout_policy: 422 naming no_clock); a later re-seat keeps it so unless it gives"
+        " a clock"})
 
 
 class VoidBody(Strict):

@@ -99,11 +99,16 @@ class LeagueOperations:
     def reseat_table(self, identity: Identity, league_id: str, round_no: int,
                      table_no: int, body: dict[str, Any]) -> dict[str, Any]:
         """A new game at an aborted or failed table; with new ``seats`` and/or ``options``, ``clock``,
-        ``timeout_policy`` (what is not given stays the table's), checked at the door as a new league's
-        are: the game type's schemas and the games service's table check (422 naming the field)."""
+        ``timeout_policy`` (what is not given stays the table's), or ``no_clock`` (the new game has none,
+        whatever the league's), checked at the door as a new league's are: the game type's schemas and
+        the games service's table check (422 naming the field)."""
+        if body.get("no_clock") and (body.get("clock") is not None or body.get("timeout_policy") is not None):
+            raise InvalidRequest("no_clock takes the clock away: give no clock or timeout_policy with it",
+                                 field="no_clock")
         seats = [_player(p, "seats") for p in body["seats"]] if body.get("seats") is not None else None
         settings = None
-        if seats is not None or any(body.get(k) is not None for k in ("options", "clock", "timeout_policy")):
+        if seats is not None or body.get("no_clock") or any(
+                body.get(k) is not None for k in ("options", "clock", "timeout_policy")):
             league, _ = self._read_league(league_id)
             self._require_organiser(identity, league.league_id)
             table = league.current_table(round_no, table_no)
@@ -120,11 +125,13 @@ class LeagueOperations:
         options = body["options"] if body.get("options") is not None else options
         clock = body["clock"] if body.get("clock") is not None else clock
         policy = body["timeout_policy"] if body.get("timeout_policy") is not None else policy
+        if body.get("no_clock"):
+            clock, policy = None, None
         size = len(seats) if seats is not None else len(table.seats)
         clock, policy = self._check_game(league.game_type, [size], options, "seats", clock, policy)
         timing_given = body.get("clock") is not None or body.get("timeout_policy") is not None
         return {"options": body.get("options"), "clock": clock if timing_given else None,
-                "timeout_policy": policy if timing_given else None}
+                "timeout_policy": policy if timing_given else None, "no_clock": bool(body.get("no_clock"))}
 
     def void_table(self, identity: Identity, league_id: str, round_no: int,
                    table_no: int, body: dict[str, Any]) -> dict[str, Any]:

@@ -420,6 +420,55 @@ def test_a_league_seat_out_of_time_is_scored_by_the_forfeit_rule_without_the_org
     assert game_status(pool, game_id)[0] == "finished"  # not aborted: nothing was asked of the games service
 
 
+def test_an_aborted_clocked_table_is_reseated_without_a_clock(
+    app: Flask, pool: Any, redis: Redis, games: FlaskClient  # noqa: F811
+) -> None:
+    """A league with a clock (forfeit on time); the game of its one table is aborted. The organiser
+    re-seats it with ``no_clock`` (the new game has no clock, whatever the league's): with a clock beside
+    it that is a 422 naming ``no_clock`` and nothing is recorded; alone it shows as ``no_clock`` with no
+    clock and no timeout policy, and the games service creates the new game without a clock, where the
+    first game had the league's."""
+    client = app.test_client()
+    ids = [p for p, _ in players(pool, 2)]
+    names = {p: f"P{k}" for k, p in enumerate(ids, start=1)}
+    token = mint(games, "organiser", "Club No Clock")["token"]
+    clock = {"kind": "per_move", "seconds": 60}
+    r = client.post("/v1/leagues", json={**league_body(ids), "rounds": 1, "table_sizes": [2], "clock": clock},
+                    headers=bearer(token))
+    assert r.status_code == 201, r.get_json()
+    org = Organiser(client, r.get_json()["id"], names, token)
+    pump(pool, redis)
+    (first,) = org.tables(1)
+
+    def created(game_id: str) -> dict[str, Any]:
+        with pool.connection() as conn:
+            payload: dict[str, Any] = conn.execute(
+                "SELECT payload FROM games.events WHERE stream_id = %s AND version = 1", (game_id,)).fetchone()[0]
+        return payload
+
+    assert created(first["game_id"])["clock"] == clock and created(first["game_id"])["timeout_policy"] == "forfeit"
+    deliver(redis, aborted(first["game_id"], first["seats"]))
+    pump(pool, redis)
+    assert org.tables(1)[0]["status"] == "aborted"
+    version = org.league()["version"]
+
+    both = client.post(f"/v1/leagues/{org.id}/rounds/1/tables/1/reseat", headers=bearer(token),
+                       json={"reason": "x", "no_clock": True, "clock": clock})
+    assert both.status_code == 422 and "no_clock" in both.get_json()["errors"], both.get_json()
+    assert org.league()["version"] == version
+
+    league = org.post("/rounds/1/tables/1/reseat", {"reason": "P2 is on a bad connection", "no_clock": True})
+    old, new = league["schedule"][0]["tables"]
+    assert old["status"] == "replaced" and old["no_clock"] is False
+    assert (new["status"], new["no_clock"], new["clock"], new["timeout_policy"]) == ("requested", True, None, None)
+    assert league["clock"] == clock  # the league's own clock is unchanged
+    pump(pool, redis)
+    (table,) = org.tables(1)
+    assert table["status"] == "created" and table["game_id"] != first["game_id"], table
+    game = created(table["game_id"])
+    assert game.get("clock") is None and game.get("timeout_policy") is None, game
+
+
 def test_organiser_commands_are_checked(app: Flask, pool: Any, redis: Redis) -> None:
     client = app.test_client()
     ids = [p for p, _ in players(pool, 5)]

@@ -153,6 +153,39 @@ def test_a_reseat_takes_new_seats_from_the_table_and_the_byes_and_new_settings()
     assert old is not None and lg.table_settings(old) == ({}, None, None)  # the league's
 
 
+def test_a_reseat_can_take_the_leagues_clock_away_until_a_later_reseat_gives_one() -> None:
+    """A league with a clock (forfeit on time): the organiser re-seats a failed table with ``no_clock``
+    (e.g. a player on a bad connection), so that table's game has no clock and no timeout policy; the
+    other tables keep the league's. A second re-seat of it keeps it clockless unless it gives a clock.
+    ``no_clock`` with a clock is refused, naming ``no_clock``."""
+    league_clock = {"kind": "per_move", "seconds": 60}
+    lg = League.fold(League.create("L", "T", "diceduel", {}, P[:4], 1, [2], "swiss", "admin", {},
+                                   league_clock, "forfeit"))
+    table = lg.current_table(1, 2)
+    assert table is not None and lg.table_settings(table) == ({}, league_clock, "forfeit")
+    table.status = "failed"
+    with pytest.raises(LeagueError) as err:
+        ops.reseat(lg, 1, 2, "x", "org", None, {"no_clock": True, "clock": league_clock})
+    assert err.value.field == "no_clock" and not err.value.conflict
+    apply(lg, ops.reseat(lg, 1, 2, "P4 is on a bad connection", "org", None, {"no_clock": True}))
+    new = lg.current_table(1, 2)
+    assert new is not None and lg.table_settings(new) == ({}, None, None)
+    assert new.as_dict()["no_clock"] is True and new.as_dict()["clock"] is None
+    other = lg.current_table(1, 1)
+    assert other is not None and lg.table_settings(other) == ({}, league_clock, "forfeit")
+
+    new.status = "aborted"  # re-seated again with the same settings: still no clock
+    apply(lg, ops.reseat(lg, 1, 2, "the server restarted", "org"))
+    again = lg.current_table(1, 2)
+    assert again is not None and again.request_id != new.request_id
+    assert lg.table_settings(again) == ({}, None, None)
+    again.status = "aborted"  # a clock given again lifts it
+    slow = {"kind": "per_move", "seconds": 300}
+    apply(lg, ops.reseat(lg, 1, 2, "back on a good line", "org", None, {"clock": slow, "timeout_policy": "forfeit"}))
+    clocked = lg.current_table(1, 2)
+    assert clocked is not None and lg.table_settings(clocked) == ({}, slow, "forfeit") and not clocked.no_clock
+
+
 def test_a_voided_table_scores_by_the_void_table_rule_and_completes_the_round() -> None:
     for rule, points in (("no_score", None), ("bye", [0.5, 0.5])):
         lg = league(4, [2], rounds=1, void_table=rule)
