@@ -1,12 +1,13 @@
 // #/leagues/<id>: a league for organisers and players: standings (GET .../standings), every round's
 // tables with links to their games, byes and disputes, the CSV/JSON export links and each round's results.
 // With an organiser's (or the admin's) token given on the page (kept in this tab's sessionStorage), the
-// organiser's commands: forfeit a table, re-seat an aborted or failed one, void a table that cannot be
-// played (no result; scored by the league's void_table rule), withdraw a player, a late entry.
+// organiser's commands: forfeit a table, re-seat an aborted or failed one (on a clocked table also without
+// its clock), void a table that cannot be played (no result; scored by the league's void_table rule),
+// withdraw a player, a late entry.
 // #/leagues lists them.
 // Test hooks: #league, [data-testid=standing] rows (data-player-id, data-place), [data-testid=league-table]
 // (data-round, data-table, data-status), [data-testid=organiser-token|organiser-reason|forfeit-absent|
-// record-forfeit|reseat|void-table|withdraw|enter-player|enter-submit|organiser-done].
+// record-forfeit|reseat|reseat-no-clock|void-table|withdraw|enter-player|enter-submit|organiser-done].
 import { html, useEffect, useState } from "../lib.js";
 import { api } from "../api.js";
 import { config } from "../config.js";
@@ -63,12 +64,15 @@ function Standings({ standings, names, onWithdraw }) {
   </section>`;
 }
 
-function TableTools({ table, round, names, onForfeit, onReseat, onVoid }) {
+function TableTools({ table, round, names, clocked, onForfeit, onReseat, onVoid }) {
   const [absent, setAbsent] = useState(table.seats[0]);
   const voidButton = html` <button type="button" class="small" data-testid="void-table"
     onClick=${() => onVoid(round, table.table_no)}>${t("org.void")}</button>`;
   if (["aborted", "failed"].includes(table.status)) {
-    return html` <button type="button" data-testid="reseat" onClick=${() => onReseat(round, table.table_no)}>${t("org.reseat")}</button>${voidButton}`;
+    // a table whose game has a clock (its own or the league's) can also be re-seated without one
+    const noClock = clocked ? html` <button type="button" class="small" data-testid="reseat-no-clock"
+      onClick=${() => onReseat(round, table.table_no, true)}>${t("org.reseat_no_clock")}</button>` : null;
+    return html` <button type="button" data-testid="reseat" onClick=${() => onReseat(round, table.table_no, false)}>${t("org.reseat")}</button>${noClock}${voidButton}`;
   }
   if (!["requested", "created"].includes(table.status)) return null;
   return html` <span class="forfeit">${t("org.forfeit")}
@@ -96,7 +100,8 @@ function Rounds({ league, names, tools }) {
         · ${table.game_id ? html`<a href=${`#/games/${table.game_id}`}>${table.status}</a>` : html`<span class="muted">${table.status}</span>`}
         ${table.replay_of ? html` <small class="muted">(replay of ${shortId(table.replay_of)})</small>` : null}
         ${table.failure ? html` <small class="problem">${t("org.failed", { reason: table.failure.reason })}</small>` : null}
-        ${tools ? html`<${TableTools} table=${table} round=${round.round} names=${names} ...${tools} />` : null}
+        ${tools ? html`<${TableTools} table=${table} round=${round.round} names=${names}
+          clocked=${!table.no_clock && Boolean(table.clock || league.clock)} ...${tools} />` : null}
         ${table.reason ? html`<br /><small class="muted">${table.reason}</small>` : null}
       </li>`)}</ul>
       ${round.byes?.length ? html`<p>${t("league.byes")}: ${round.byes.map(name).join(", ")}</p>` : null}
@@ -133,8 +138,8 @@ export function LeaguePage({ leagueId }) {
   const tools = tok ? {
     onForfeit: (round, table, absent) => run(`${t("org.forfeit")} ${round}.${table}`,
       () => api.forfeit(leagueId, round, table, { absent: [absent], reason: why() }, tok)),
-    onReseat: (round, table) => run(`${t("org.reseat")} ${round}.${table}`,
-      () => api.reseat(leagueId, round, table, { reason: why() }, tok)),
+    onReseat: (round, table, noClock) => run(`${t(noClock ? "org.reseat_no_clock" : "org.reseat")} ${round}.${table}`,
+      () => api.reseat(leagueId, round, table, noClock ? { reason: why(), no_clock: true } : { reason: why() }, tok)),
     onVoid: (round, table) => run(`${t("org.void")} ${round}.${table}`,
       () => api.voidTable(leagueId, round, table, { reason: why() }, tok)),
   } : null;
