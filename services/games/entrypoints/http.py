@@ -16,7 +16,7 @@ from services.games.service_layer.handlers import GamesService
 from services.games.service_layer.players import PlayersService
 from shared.auth import bearer_token
 from shared.bots import BOT_PLAYER_IDS
-from shared.web.blueprint import Blueprint
+from shared.web.blueprint import Blueprint, json_response
 from shared.web.identity import identity_checked_later, player_key, request_identity
 from shared.web.problems import ApiProblem, problem_type
 from shared.web.ratelimit import rate_limited
@@ -263,7 +263,7 @@ def move_key() -> str | None:
 @games.alt_response(422, description="illegal move: `rule` is the spec's rule id")
 @games.doc(security=AUTH, parameters=[IDEMPOTENCY_HEADER])
 @rate_limited(games, "moves", move_key)
-def post_move(body: dict[str, Any], game_id: str) -> tuple[dict[str, Any], int, dict[str, str]]:
+def post_move(body: dict[str, Any], game_id: str) -> Response:
     """Make a move. Returns the new version and the new events as the caller may see them."""
     key = request.headers.get("Idempotency-Key")
     if key is not None and not 1 <= len(key) <= 200:
@@ -283,7 +283,7 @@ def post_move(body: dict[str, Any], game_id: str) -> tuple[dict[str, Any], int, 
             headers={"Retry-After": str(exc.retry_after)},
             code="idempotency_in_flight",
         ) from None
-    return result, status, ({"Idempotent-Replayed": "true"} if replayed else {})
+    return json_response(result, status, {"Idempotent-Replayed": "true"} if replayed else None)
 
 
 @games.route("/<game_id>/events")
