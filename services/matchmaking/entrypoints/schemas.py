@@ -413,6 +413,12 @@ class ReseatBody(Strict):
         " (not with clock or timeout_policy: 422 naming no_clock); a later re-seat keeps it so unless it gives"
         " a clock"})
 
+    @ma.validates_schema
+    def _no_clock_alone(self, data: dict[str, object], **_: object) -> None:
+        if data.get("no_clock") and (data.get("clock") is not None or data.get("timeout_policy") is not None):
+            raise ma.ValidationError("no_clock takes the clock away: give no clock or timeout_policy with it",
+                                     field_name="no_clock")
+
 
 class VoidBody(Strict):
     reason = ma.fields.String(required=True, validate=validate.Length(1, 1000),

@@ -102,9 +102,6 @@ class LeagueOperations:
         ``timeout_policy`` (what is not given stays the table's), or ``no_clock`` (the new game has none,
         whatever the league's), checked at the door as a new league's are: the game type's schemas and
         the games service's table check (422 naming the field)."""
-        if body.get("no_clock") and (body.get("clock") is not None or body.get("timeout_policy") is not None):
-            raise InvalidRequest("no_clock takes the clock away: give no clock or timeout_policy with it",
-                                 field="no_clock")
         seats = [_player(p, "seats") for p in body["seats"]] if body.get("seats") is not None else None
         settings = None
         if seats is not None or body.get("no_clock") or any(
