@@ -24,9 +24,9 @@ import uuid
 from typing import Any
 
 from shared.canonical import canonical_bytes, canonical_json, event_hash_encoded
-from shared.db import _json_dumps
 from shared.eventstore.model import NewEvent
 from shared.eventstore.sealing import complete_metadata
+from shared.jsoncodec import dumps as _json_dumps
 
 ROUNDS = int(os.environ.get("BENCH_ENCODING_ROUNDS") or os.environ.get("BENCH_ROUNDS") or 5)
 PASSES = 20  # passes over the corpus per round

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import threading
@@ -12,36 +11,19 @@ from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from typing import Any
 
-import orjson
 import psycopg
 import psycopg.types.json
 from psycopg_pool import ConnectionPool
 
+from shared import jsoncodec
+
 log = logging.getLogger(__name__)
-
-
-def _json_dumps(value: Any) -> bytes:
-    """JSON for psycopg's json/jsonb parameters: orjson (several times the standard library's speed), the
-    standard library for what orjson does not take (integers past 64 bits). Events' payload and metadata
-    columns are sent as the canonical bytes their hash covers instead (``shared.eventstore.sealing``)."""
-    try:
-        encoded: bytes = orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
-        return encoded
-    except TypeError:
-        return json.dumps(value).encode()
-
-
-def _json_loads(data: bytes | bytearray | memoryview | str) -> Any:
-    try:
-        return orjson.loads(data)
-    except orjson.JSONDecodeError:
-        return json.loads(bytes(data) if isinstance(data, memoryview) else data)
 
 
 # json/jsonb columns are encoded and decoded with orjson in every service (issue 19: decoding the
 # payload columns was most of a rebuild's time); measured in bench/reference.py ("json")
-psycopg.types.json.set_json_dumps(_json_dumps)
-psycopg.types.json.set_json_loads(_json_loads)
+psycopg.types.json.set_json_dumps(jsoncodec.dumps)
+psycopg.types.json.set_json_loads(jsoncodec.loads)
 _pools: weakref.WeakSet[ConnectionPool] = weakref.WeakSet()
 _recheck_lock = threading.Lock()
 _last_recheck = 0.0

@@ -5,13 +5,13 @@ the schemas hold no per-request state, so one instance serves every request and 
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import flask_smorest
 import marshmallow as ma
-import orjson
 from flask import Response
+
+from shared import jsoncodec
 
 
 class Blueprint(flask_smorest.Blueprint):
@@ -22,13 +22,7 @@ class Blueprint(flask_smorest.Blueprint):
 
 
 def json_response(body: Any, status: int, headers: dict[str, str] | None = None) -> Response:
-    """``body`` as a JSON answer encoded by orjson, for a hot endpoint whose body already has its
-    documented shape (the ``response`` schema then documents it and is not run: a marshmallow dump and
-    Flask's ``jsonify`` were ~8% of a games worker's CPU per move, issue 19). Integer keys become
-    strings as ``jsonify`` makes them; what orjson does not take (an integer past 64 bits) goes through
-    the standard library."""
-    try:
-        encoded = orjson.dumps(body, option=orjson.OPT_NON_STR_KEYS)
-    except TypeError:
-        encoded = json.dumps(body, separators=(",", ":")).encode()
-    return Response(encoded, status=status, headers=headers, mimetype="application/json")
+    """``body`` as a JSON answer encoded by orjson (``shared.jsoncodec``), for a hot endpoint whose body
+    already has its documented shape (the ``response`` schema then documents it and is not run: a
+    marshmallow dump and Flask's ``jsonify`` were ~8% of a games worker's CPU per move, issue 19)."""
+    return Response(jsoncodec.dumps(body), status=status, headers=headers, mimetype="application/json")
