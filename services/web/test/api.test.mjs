@@ -1,8 +1,8 @@
 // Unit checks of the client's API helpers (node --test; no browser, no server): the SSE parser, the
-// problem+json errors and the 409 reload-and-retry of a move. `make web-unit` runs them.
+// problem+json errors, the 409 reload-and-retry of a move and the game read with its legal moves. `make web-unit` runs them.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { makeMove, parseSse, Problem, readAnswer } from "../static/js/api.js";
+import { gameWithMoves, makeMove, parseSse, Problem, readAnswer } from "../static/js/api.js";
 
 test("SSE text is cut into messages with id, event and data; a partial message waits for more", () => {
   const text = "retry: 2000\n\nid: 1\nevent: GameCreated\ndata: {\"version\": 1}\n\n: keepalive\n\nid: 2\ndata: {\"ver";
@@ -64,4 +64,39 @@ test("other errors are not retried", async () => {
   await assert.rejects(makeMove("g", { type: "pass" }, 1, async () => { reloads += 1; return { version: 1, moves: [] }; }, post),
     (error) => error.rule === "PK-12");
   assert.equal(reloads, 0);
+});
+
+// a game whose moves land between our two reads: each read of it or of its legal moves sees one move more
+function racingGame(start, { seat = 0, status = "running" } = {}) {
+  let version = start;
+  const reads = [];
+  return {
+    reads,
+    readGame: async () => { reads.push("game"); version += 1; return { version, your_seat: seat, status }; },
+    readMoves: async () => { reads.push("moves"); version += 1; return { version, moves: [{ type: "pass" }] }; },
+  };
+}
+const seated = (d) => typeof d.your_seat === "number" && d.status === "running";
+
+test("a game read while moves keep landing is still drawn, without moves and unsettled, never as nothing", async () => {
+  // found by the browser test (a seat's page stuck at "Loading…" while moves came through the API): three
+  // disagreeing reads on the first load left the page without a game, a live stream or a retry
+  const game = racingGame(10);
+  const { detail, moves, settled } = await gameWithMoves("g", seated, game);
+  assert.equal(settled, false);
+  assert.equal(detail.version, 15, "the newest game read");
+  assert.deepEqual(moves, { version: -1, moves: [] }, "no move buttons for a version we have not read them at");
+  assert.deepEqual(game.reads, ["game", "moves", "game", "moves", "game", "moves"]);
+});
+
+test("the game and its legal moves at one version are settled; a spectator reads no legal moves", async () => {
+  const game = racingGame(10);
+  let landing = true; // a move lands between the first two reads only
+  const readMoves = async (id) => (landing ? ((landing = false), game.readMoves(id)) : { version: 13, moves: [{ type: "pass" }] });
+  const found = await gameWithMoves("g", seated, { readGame: game.readGame, readMoves });
+  assert.deepEqual([found.settled, found.detail.version, found.moves.version], [true, 13, 13]);
+  const watcher = racingGame(4, { seat: null });
+  const seen = await gameWithMoves("g", seated, watcher);
+  assert.deepEqual([seen.settled, seen.detail.version, seen.moves], [true, 5, { version: 5, moves: [] }]);
+  assert.deepEqual(watcher.reads, ["game"]);
 });

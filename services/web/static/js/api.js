@@ -153,6 +153,22 @@ export function newKey() {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
+/** The game and, when `wantsMoves(detail)` (a seated player of a running game), the caller's legal moves
+ * at the same version. A move landing between the two reads makes them disagree, so both are read again,
+ * up to `attempts` times. Returns `{detail, moves, settled}`; when they still disagree (moves landing
+ * faster than we read: a game of fast bots), the newest detail with no moves (`version` -1) and `settled`
+ * false, so that a page draws the game without move buttons and reads again, instead of drawing nothing. */
+export async function gameWithMoves(gameId, wantsMoves, { attempts = 3, readGame = api.game, readMoves = api.legalMoves } = {}) {
+  let detail = null;
+  for (let attempt = 0; attempt < attempts; attempt += 1) {
+    detail = await readGame(gameId);
+    if (!wantsMoves(detail)) return { detail, moves: { version: detail.version, moves: [] }, settled: true };
+    const moves = await readMoves(gameId);
+    if (moves.version === detail.version) return { detail, moves, settled: true };
+  }
+  return { detail, moves: { version: -1, moves: [] }, settled: false };
+}
+
 /** Make `move` at `version`. On 409 (someone moved first, or our view was stale) `reload()` must return
  * the fresh `{version, moves}` (GET .../legal-moves); the move is retried once, with a new key, if it is
  * still among them; otherwise the 409 is thrown. Returns the move answer ({version, status, events}). */

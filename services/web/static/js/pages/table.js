@@ -6,7 +6,7 @@
 // data-seat, data-to-move, data-busy], [data-testid=event-log] li[data-version], [data-testid=outcome]
 // [data-seat][data-score][data-rank], [data-testid=live][data-state], [data-testid=problem].
 import { html, useEffect, useRef, useState, useCallback } from "../lib.js";
-import { api, gameEvents, makeMove, Problem } from "../api.js";
+import { api, gameEvents, gameWithMoves, makeMove, Problem } from "../api.js";
 import { getState, useStore } from "../state.js";
 import { t } from "../i18n.js";
 import { genericTable, rendererFor } from "../render/index.js";
@@ -14,6 +14,7 @@ import { gameTitle, genericDescribe, LiveBadge, Loading, Option, ProblemBox, sea
 import { SeatClock } from "./clock.js";
 
 const ENDED = new Set(["finished", "aborted"]);
+const RESETTLE_MS = 250; // a read again while moves land faster than we read them
 
 /** The seats' names and the table's status line. */
 const BOT_LEVELS = ["random", "rules", "strong"];
@@ -129,6 +130,7 @@ export function TablePage({ gameId }) {
   const [problem, setProblem] = useState(null);
   const [loadProblem, setLoadProblem] = useState(null);
   const [busy, setBusy] = useState(true);
+  const [settled, setSettled] = useState(true); // the game and our legal moves read at one version
   const [live, setLive] = useState("connecting");
   const [seed, setSeed] = useState("");
   const ref = useRef({ game: null, busyCount: 0, dirty: false, seen: new Set(), stream: null, alive: true });
@@ -144,25 +146,25 @@ export function TablePage({ gameId }) {
   const begin = () => { ref.current.busyCount += 1; setBusy(true); };
   const end = () => { ref.current.busyCount = Math.max(0, ref.current.busyCount - 1); if (!ref.current.busyCount) setBusy(false); };
 
-  /** The game and our legal moves at one version (retried while they disagree). */
+  /** The game and our legal moves at one version (`gameWithMoves`); while moves land faster than we read
+   * them, the game is drawn without moves, the table stays busy and is read again shortly. */
   const reload = useCallback(async () => {
     begin();
     try {
-      for (let attempt = 0; attempt < 3; attempt += 1) {
-        const detail = await api.game(gameId);
-        let moves = { version: detail.version, moves: [] };
-        if (getState().token && typeof detail.your_seat === "number" && detail.status === "running") {
-          moves = await api.legalMoves(gameId);
-          if (moves.version !== detail.version) continue; // a move landed between the two reads
-        }
-        if (!ref.current.alive) return null;
-        ref.current.game = detail;
-        setGame(detail);
-        setLegal(moves);
-        setLoadProblem(null);
-        return moves;
+      const seated = (d) => Boolean(getState().token) && typeof d.your_seat === "number" && d.status === "running";
+      const { detail, moves, settled } = await gameWithMoves(gameId, seated);
+      if (!ref.current.alive) return null;
+      ref.current.game = detail;
+      setGame(detail);
+      setLegal(moves);
+      setLoadProblem(null);
+      setSettled(settled);
+      if (!settled) {
+        clearTimeout(ref.current.retry);
+        ref.current.retry = setTimeout(() => ref.current.alive && ref.current.scheduleReload?.(), RESETTLE_MS);
+        return null;
       }
-      return null;
+      return moves;
     } catch (error) {
       if (ref.current.alive) {
         setLoadProblem(error);
@@ -297,7 +299,7 @@ export function TablePage({ gameId }) {
   const describe = renderer?.describeEvent;
   return html`<section id="table" class=${`table game-${game.game_type}`} data-game-id=${game.id}
       data-game-type=${game.game_type} data-version=${game.version} data-status=${game.status}
-      data-seat=${mySeat ?? ""} data-to-move=${toMove.join(",")} data-busy=${busy ? "1" : "0"} aria-busy=${busy}>
+      data-seat=${mySeat ?? ""} data-to-move=${toMove.join(",")} data-busy=${busy || !settled ? "1" : "0"} aria-busy=${busy || !settled}>
     <div class="table-head">
       <h2>${gameTitle(game.game_type)} <small class="muted">${game.id.slice(0, 8)}</small></h2>
       <span class=${`status status-${game.status}`}>${t(`table.status.${game.status}`)}</span>

@@ -1,0 +1,83 @@
+"""A table opened while moves land faster than its page reads them (a game of fast bots, a busy table).
+
+Found by ``test_a_whole_game_clicked_to_the_end[cityhopper]`` failing once (2026-12-04): a seat's page
+stayed at "Loading…" for good. The page reads the game, then its legal moves, and reads both again while
+a move lands in between; after three disagreeing reads on the first load it drew nothing, opened no live
+stream and never read again. Here every read of the legal moves leaves this browser 400 ms late (a slow
+network), while the other seat's moves and this seat's own go in through the API all that time."""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import requests
+
+from tests.browser.pages import Browser
+from tests.browser.play import create_by_admin, move_key
+from tests.e2e.conftest import ADMIN
+from tests.support.platform import Platform
+
+GAMES = "/games/v1"
+LATE_LEGAL_MOVES = """
+const send = window.fetch.bind(window);
+window.fetch = async (input, init) => {
+  const url = typeof input === "string" ? input : input.url;
+  if (url.includes("/legal-moves")) await new Promise((done) => setTimeout(done, 400));
+  return send(input, init);
+};
+"""
+
+
+def call(base: str, method: str, path: str, token: str = ADMIN, body: Any = None) -> Any:
+    r = requests.request(method, f"{base}{GAMES}{path}", json=body, timeout=30,
+                         headers={"Authorization": f"Bearer {token}"})
+    assert r.status_code in {200, 201}, (path, r.status_code, r.text[:300])
+    return r.json()
+
+
+def test_a_table_opened_while_moves_land_faster_than_it_reads_shows_the_game_and_catches_up(
+        platform: Platform, browsers: Callable[[str], Browser]) -> None:
+    page = browsers("fast-moves-seat0")
+    page.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": LATE_LEGAL_MOVES})
+    me = page.register("Snel")  # its first page load: the late reads of legal moves from here on
+    other = call(platform.base, "POST", "/players", body={"display_name": "Sneller"})
+    tokens = [str(page.token), other["token"]]
+    # ROPARUN's full board, 2 players (RR-1): its random play runs past the 50 moves made here
+    game_id = create_by_admin(platform.base, "roparun", [me, other["id"]], {})
+    rng, stop, moved = random.Random(12), threading.Event(), [0]
+
+    def mover() -> None:  # a move every 0.1 s, for either seat: 4 during each late read
+        while not stop.wait(0.1):
+            game = call(platform.base, "GET", f"/games/{game_id}")
+            if game["status"] != "running":
+                return
+            seat = rng.choice(game["to_move"])
+            legal = call(platform.base, "GET", f"/games/{game_id}/legal-moves", tokens[seat])
+            r = requests.post(f"{platform.base}{GAMES}/games/{game_id}/moves", timeout=30,
+                              json={"move": rng.choice(legal["moves"]), "expected_version": legal["version"]},
+                              headers={"Authorization": f"Bearer {tokens[seat]}"})
+            assert r.status_code == 201, r.text[:300]
+            moved[0] += 1
+
+    assert page.driver.execute_script("return window.fetch.toString().includes('/legal-moves')")
+    worker = threading.Thread(target=mover, daemon=True)
+    worker.start()
+    try:
+        page.open(f"/games/{game_id}")
+        time.sleep(5)  # the first load's reads all disagree: three tries take 1.2 s at least
+    finally:
+        stop.set()
+        worker.join(30)
+    game = call(platform.base, "GET", f"/games/{game_id}")
+    assert moved[0] >= 20 and game["status"] == "running", (moved[0], game["status"])
+
+    # once the moves stop, the page shows the game at its version with exactly our legal moves
+    shown = page.at_version(game["version"], timeout=20, everything=False)
+    assert shown["version"] == game["version"]
+    legal = call(platform.base, "GET", f"/games/{game_id}/legal-moves", tokens[0])
+    assert set(shown["moves"]) == {move_key(m) for m in legal["moves"]}, "the page offers exactly the legal moves"
+    page.one("[data-testid=live][data-state=open]")  # and follows the game live
