@@ -131,6 +131,7 @@ export function TablePage({ gameId }) {
   const [loadProblem, setLoadProblem] = useState(null);
   const [busy, setBusy] = useState(true);
   const [settled, setSettled] = useState(true); // the game and our legal moves read at one version
+  const [opening, setOpening] = useState(true); // until the live stream is started (or the game has ended)
   const [live, setLive] = useState("connecting");
   const [seed, setSeed] = useState("");
   const ref = useRef({ game: null, busyCount: 0, dirty: false, seen: new Set(), stream: null, alive: true });
@@ -202,19 +203,28 @@ export function TablePage({ gameId }) {
     return () => { window.removeEventListener("online", online); clearTimeout(ref.current.retry); };
   }, [scheduleReload]);
 
-  // first load: detail + legal moves, the renderer, the last events, then the live stream
+  // first load: the game and our legal moves (read again after a failure until they come)
   useEffect(() => {
     ref.current.alive = true;
+    reload();
+    return () => { ref.current.alive = false; };
+  }, [gameId]);
+
+  // once the game is known, at the first load or at a later try after it failed: the renderer, the events
+  // so far, then the live stream (the table is busy until it is open)
+  const loaded = game !== null;
+  useEffect(() => {
+    if (!loaded) return undefined;
     let stream = null;
+    let gone = false;
     (async () => {
-      begin();
       try {
-        await reload();
         const detail = ref.current.game;
-        if (!detail) return;
         rendererFor(detail.game_type).then((mod) => ref.current.alive && setRenderer(mod));
         const log = await allEvents(gameId).catch(() => null);
+        if (gone) return;
         if (log) addEvents(log.events);
+        if (log && log.version > (ref.current.game?.version ?? 0)) scheduleReload(); // a move landed meanwhile
         if (ENDED.has(detail.status)) { setLive("closed"); return; }
         stream = gameEvents(gameId, {
           after: log ? log.version : detail.version,
@@ -227,14 +237,14 @@ export function TablePage({ gameId }) {
         });
         ref.current.stream = stream;
       } finally {
-        end();
+        if (!gone) setOpening(false);
       }
     })();
     return () => {
-      ref.current.alive = false;
+      gone = true;
       stream?.close();
     };
-  }, [gameId]);
+  }, [gameId, loaded]);
 
   // logging in or out changes what we may see: reload
   useEffect(() => { if (ref.current.game) scheduleReload(); }, [store.token]);
@@ -299,7 +309,7 @@ export function TablePage({ gameId }) {
   const describe = renderer?.describeEvent;
   return html`<section id="table" class=${`table game-${game.game_type}`} data-game-id=${game.id}
       data-game-type=${game.game_type} data-version=${game.version} data-status=${game.status}
-      data-seat=${mySeat ?? ""} data-to-move=${toMove.join(",")} data-busy=${busy || !settled ? "1" : "0"} aria-busy=${busy || !settled}>
+      data-seat=${mySeat ?? ""} data-to-move=${toMove.join(",")} data-busy=${busy || !settled || opening ? "1" : "0"} aria-busy=${busy || !settled || opening}>
     <div class="table-head">
       <h2>${gameTitle(game.game_type)} <small class="muted">${game.id.slice(0, 8)}</small></h2>
       <span class=${`status status-${game.status}`}>${t(`table.status.${game.status}`)}</span>
