@@ -30,7 +30,13 @@ def _clear_caches() -> None:
     from services.matchmaking.entrypoints import jobs as mm_jobs
     from services.ratings.entrypoints import jobs as ratings_jobs
 
+    # the workers' cached services of the last test: their pools closed here, not dropped to the garbage
+    # collector (which may run in one of a pool's own threads: "cannot join current thread")
+    for service in ratings_jobs._services.values():
+        service.uow.pool.close()
     ratings_jobs._services.clear()
+    if mm_jobs._service.cache_info().currsize:
+        mm_jobs._service().uow.pool.close()
     mm_jobs._service.cache_clear()
 
 
