@@ -211,7 +211,7 @@ export function TablePage({ gameId }) {
   }, [gameId]);
 
   // once the game is known, at the first load or at a later try after it failed: the renderer, the events
-  // so far, then the live stream (the table is busy until it is open)
+  // so far, then the live stream (the table is busy until it is started)
   const loaded = game !== null;
   useEffect(() => {
     if (!loaded) return undefined;
