@@ -130,11 +130,10 @@ export function TablePage({ gameId }) {
   const [problem, setProblem] = useState(null);
   const [loadProblem, setLoadProblem] = useState(null);
   const [busy, setBusy] = useState(true);
-  const [settled, setSettled] = useState(true); // the game and our legal moves read at one version
   const [opening, setOpening] = useState(true); // until the live stream is started (or the game has ended)
   const [live, setLive] = useState("connecting");
   const [seed, setSeed] = useState("");
-  const ref = useRef({ game: null, busyCount: 0, dirty: false, seen: new Set(), stream: null, alive: true });
+  const ref = useRef({ game: null, busyCount: 0, dirty: false, seen: new Set(), alive: true });
 
   const addEvents = useCallback((list) => {
     const seen = ref.current.seen;
@@ -159,7 +158,6 @@ export function TablePage({ gameId }) {
       setGame(detail);
       setLegal(moves);
       setLoadProblem(null);
-      setSettled(settled);
       if (!settled) {
         clearTimeout(ref.current.retry);
         ref.current.retry = setTimeout(() => ref.current.alive && ref.current.scheduleReload?.(), RESETTLE_MS);
@@ -235,7 +233,6 @@ export function TablePage({ gameId }) {
             if (event.version > (ref.current.game?.version ?? 0)) scheduleReload();
           },
         });
-        ref.current.stream = stream;
       } finally {
         if (!gone) setOpening(false);
       }
@@ -303,13 +300,15 @@ export function TablePage({ gameId }) {
       ${loadProblem ? html`<${ProblemBox} problem=${loadProblem} />` : html`<${Loading} />`}</section>`;
   }
   const mySeat = typeof game.your_seat === "number" ? game.your_seat : null;
-  const moves = legal.version === game.version ? legal.moves : [];
+  const settled = legal.version === game.version; // our legal moves read at the game's version (gameWithMoves)
+  const moves = settled ? legal.moves : [];
   const toMove = game.to_move || [];
   const ctx = { view: game.view, moves, seat: mySeat, seats: game.seats, act, t, lang: store.lang, game };
   const describe = renderer?.describeEvent;
+  const waiting = busy || !settled || opening; // a move or read under way, or the live stream not yet started
   return html`<section id="table" class=${`table game-${game.game_type}`} data-game-id=${game.id}
       data-game-type=${game.game_type} data-version=${game.version} data-status=${game.status}
-      data-seat=${mySeat ?? ""} data-to-move=${toMove.join(",")} data-busy=${busy || !settled || opening ? "1" : "0"} aria-busy=${busy || !settled || opening}>
+      data-seat=${mySeat ?? ""} data-to-move=${toMove.join(",")} data-busy=${waiting ? "1" : "0"} aria-busy=${waiting}>
     <div class="table-head">
       <h2>${gameTitle(game.game_type)} <small class="muted">${game.id.slice(0, 8)}</small></h2>
       <span class=${`status status-${game.status}`}>${t(`table.status.${game.status}`)}</span>
