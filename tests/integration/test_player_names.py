@@ -18,26 +18,13 @@ from rq import Queue, SimpleWorker
 from shared.auth import Identity, PlayerDirectory
 from shared.config import Settings
 from shared.outbox import relay_once
+from tests.support.jobs import close_cached_services
 from tests.unit.ratings.factories import envelope, finished
 
 pytestmark = pytest.mark.integration
 
 ADMIN = "test-admin-token"
 DEAD = "http://127.0.0.1:9"
-
-
-def _clear_caches() -> None:
-    from services.matchmaking.entrypoints import jobs as mm_jobs
-    from services.ratings.entrypoints import jobs as ratings_jobs
-
-    # the workers' cached services of the last test: their pools closed here, not dropped to the garbage
-    # collector (which may run in one of a pool's own threads: "cannot join current thread")
-    for service in ratings_jobs._services.values():
-        service.uow.pool.close()
-    ratings_jobs._services.clear()
-    if mm_jobs._service.cache_info().currsize:
-        mm_jobs._service().uow.pool.close()
-    mm_jobs._service.cache_clear()
 
 
 @pytest.fixture
@@ -47,10 +34,10 @@ def env(database_url: str, redis_url: str, monkeypatch: pytest.MonkeyPatch) -> I
     monkeypatch.setenv("ADMIN_TOKEN", ADMIN)
     monkeypatch.setenv("RATINGS_URL", DEAD)
     monkeypatch.setenv("GAMES_URL", DEAD)
-    _clear_caches()
+    close_cached_services()
     base = Settings.from_env()
     yield Settings(database_url, redis_url, ADMIN, "127.0.0.1", 0, base.ports, "WARNING")
-    _clear_caches()
+    close_cached_services()
 
 
 @pytest.fixture

@@ -41,3 +41,21 @@ def rate_unless_database_down(message: dict[str, Any]) -> str:
     if job.connection.exists("test:outage"):
         raise psycopg.OperationalError("connection failed: the database system is shutting down")
     return handle_message(message)
+
+
+def close_cached_services() -> None:
+    """Close and forget the services the job modules keep for their worker process (games, matchmaking,
+    ratings), so that the next job builds one on the next test's settings. Their pools are closed here,
+    not dropped to the garbage collector, which may run a pool's ``__del__`` in one of that pool's own
+    threads ("cannot join current thread")."""
+    from services.games.entrypoints import jobs as games_jobs
+    from services.matchmaking.entrypoints import jobs as mm_jobs
+    from services.ratings.entrypoints import jobs as ratings_jobs
+
+    for service in [*games_jobs._SERVICES.values(), *ratings_jobs._services.values()]:
+        service.uow.pool.close()
+    games_jobs._SERVICES.clear()
+    ratings_jobs._services.clear()
+    if mm_jobs._service.cache_info().currsize:
+        mm_jobs._service().uow.pool.close()
+    mm_jobs._service.cache_clear()

@@ -22,6 +22,7 @@ from shared.auth import PlayerDirectory
 from shared.config import Settings
 from shared.db import make_pool
 from shared.outbox import relay_once
+from tests.support.jobs import close_cached_services
 
 pytestmark = pytest.mark.integration
 
@@ -48,14 +49,6 @@ def close_pools(app: Any) -> None:
         directory._pool.close()
 
 
-def _clear_caches() -> None:
-    from services.games.entrypoints import jobs as games_jobs
-    from services.matchmaking.entrypoints import jobs as mm_jobs
-
-    games_jobs._SERVICES.clear()
-    mm_jobs._service.cache_clear()
-
-
 def games_server(database_url: str, redis_url: str) -> Server:
     """The games service on a real HTTP port: matchmaking checks game types and options against its
     ``GET /v1/game-types`` (and attaches its audits to disputes)."""
@@ -78,9 +71,9 @@ def env(database_url: str, redis_url: str, monkeypatch: pytest.MonkeyPatch) -> I
     monkeypatch.setenv("RATINGS_URL", DEAD)
     games = games_server(database_url, redis_url)
     monkeypatch.setenv("GAMES_URL", games.url)
-    _clear_caches()
+    close_cached_services()
     yield {"database_url": database_url, "redis_url": redis_url, "games_url": games.url}
-    _clear_caches()
+    close_cached_services()
     games.stop()
 
 
