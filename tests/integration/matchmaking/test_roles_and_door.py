@@ -232,12 +232,12 @@ def test_tickets_private_tables_and_leagues_carry_a_clock_checked_at_the_door(
 def next_version_worker(env: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:  # noqa: F811
     """The games worker runs a later version of Dice Duel (at most 50 squares, DD-5) than the games service
     that answers matchmaking's door: a table the door accepted is refused when its game is created."""
-    from tests.integration.matchmaking.test_matchmaking_flow import _clear_caches
+    from tests.support.jobs import close_cached_services
 
     monkeypatch.setenv("SPELTAFEL_EXTRA_ENGINES", "tests.support.diceduel:DiceDuelNextVersion")
-    _clear_caches()
+    close_cached_services()
     yield
-    _clear_caches()
+    close_cached_services()
 
 
 def test_a_league_table_the_games_service_refuses_shows_failed_with_the_reason(
