@@ -126,6 +126,30 @@ def test_ndjson_resume_with_after_has_no_gaps_or_duplicates_and_matches_the_log(
         assert items == log  # the same items as GET .../events
 
 
+def test_a_short_poll_of_a_running_game_gets_what_is_new_and_closes_at_its_timeout(games_url: str) -> None:
+    """``timeout`` bounds a stream: a client polling "what is new since my version, then close" gets the
+    events after ``after`` (none when it is up to date) and the stream closes at its timeout, not later."""
+    game_id, clients = new_game(games_url, 2)
+    version = clients[0].get(f"/v1/games/{game_id}").json()["version"]
+    watcher = Reader(clients[0], game_id, NDJSON, {"timeout": 60})  # the polls join its open stream's feed
+    watcher.start()
+    assert watcher.opened.wait(10)
+    deadline = time.monotonic() + 30
+    while not any(line and json.loads(line).get("version") == version for line in list(watcher.lines)):
+        assert time.monotonic() < deadline, "the watcher gets the game so far"
+        time.sleep(0.05)
+    for after in (0, version - 1, version):
+        started = time.monotonic()
+        with clients[1].get(f"/v1/games/{game_id}/events/stream", headers=NDJSON,
+                            params={"after": after, "timeout": 0.2}, stream=True) as r:
+            items = [i for i in ndjson_items(r) if i.get("type") != "clock"]
+        assert time.monotonic() - started < PROMPT, f"after={after}: the stream closes at its timeout"
+        assert [i["version"] for i in items] == list(range(after + 1, version + 1))
+    play_to_end(game_id, clients)  # the watcher's stream ends with the game
+    watcher.join(60)
+    assert not watcher.is_alive()
+
+
 def test_sse_end_event_arrives_promptly_after_game_finished(games_url: str) -> None:
     game_id, clients = new_game(games_url, 2)
     reader = Reader(clients[1], game_id, {"Accept": "text/event-stream"}, {"timeout": 120})

@@ -25,6 +25,7 @@ from services.games.adapters.notifications import channel
 from services.games.bootstrap import create_app as create_games_app
 from services.games.bootstrap import create_streams
 from services.games.engines.registry import default_registry
+from services.games.entrypoints.streams import HUB
 from services.gateway.app import create_gateway_app
 from shared.errors import problem_for_status
 from tests.e2e.conftest import ADMIN, Client, Server, register, settings_for
@@ -244,6 +245,40 @@ def test_a_clocked_tables_sse_stream_through_the_gateway_carries_the_clock(stack
     assert clocks, text[-500:]
     assert clocks[-1]["kind"] == "per_move" and {s["seat"] for s in clocks[-1]["seats"]} == {0, 1}
     assert all(not block.startswith("event: clock") or "\nid: " not in block for block in text.split("\n\n"))
+
+
+def test_a_stream_whose_timeout_passes_during_its_catch_up_read_still_gets_the_events_so_far(
+    stack: Stack, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As the threaded endpoint, which reads before it looks at the clock: a short ``timeout`` (a client
+    polling "what is new, then close") gets every event since ``after`` and the clock, even when the read
+    takes longer than the timeout (a loaded database; here each read of the store is held 0.6 s)."""
+    hub = stack.streams.runner.app[HUB]
+    read = hub.service.live_batch
+
+    def slow_read(*args: Any, **kwargs: Any) -> Any:
+        time.sleep(0.6)
+        return read(*args, **kwargs)
+
+    monkeypatch.setattr(hub.service, "live_batch", slow_read)
+    seat0, other = register(stack.url, "p0"), register(stack.url, "p1")
+    game_id = seat0.post("/v1/games", {"game_type": "diceduel", "num_players": 2,
+                                       "clock": {"kind": "per_move", "seconds": 600}}).json()["id"]
+    assert other.post(f"/v1/games/{game_id}/join", {}).status_code == 200
+    log = other.get(f"/v1/games/{game_id}/events").json()["events"]
+    for media in ("text/event-stream", "application/x-ndjson"):
+        with other.get(f"/v1/games/{game_id}/events/stream", params={"timeout": 0.1}, stream=True,
+                       headers={"Accept": media}) as r:
+            text = r.raw.read().decode()
+        if media == "text/event-stream":
+            blocks = [b for b in text.split("\n\n") if b.startswith("id: ")]
+            items = [json.loads(b.split("data: ", 1)[1]) for b in blocks]
+            assert "event: clock" in text, text[-300:]
+        else:
+            lines = [json.loads(line) for line in text.splitlines() if line]
+            items = [line for line in lines if line.get("type") != "clock"]
+            assert lines[-1]["type"] == "clock", lines
+        assert items == log
 
 
 def test_the_gateway_forwards_at_most_its_stream_limit_and_keeps_answering_everything_else(stack: Stack) -> None:

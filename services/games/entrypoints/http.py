@@ -312,7 +312,8 @@ STREAM_DOC = (
     "table a clock line `{\"type\": \"clock\", \"clock\": {...}}` (no `version`: not an event; the same "
     "`clock` as the SSE event's `data`) follows each batch of new events. The server "
     "closes the stream right after the game's final event (GameFinished or GameAborted).\n\n"
-    "Either stream also closes after `timeout` seconds; reconnect with the last version to go on."
+    "Either stream also closes after `timeout` seconds, once it has sent the events stored when it opened "
+    "(however short the timeout: a short poll gets what is new); reconnect with the last version to go on."
 )
 
 

@@ -82,6 +82,8 @@ class Viewer:
     finished: asyncio.Event = field(default_factory=asyncio.Event)
     wrote_at: float = 0.0
     done: bool = False  # the end was written: nothing more goes to it
+    served: bool = False  # a round has given it what was stored when it joined (its catch-up)
+    overdue: bool = False  # its timeout passed before that: the catch-up ends the stream
 
     def send(self, data: bytes, framed: bytes | None = None) -> None:
         """``data`` to the socket in one write; ``framed``: the same as one HTTP/1.1 chunk, when the
@@ -219,6 +221,8 @@ class Hub:
             feed.callers.setdefault(_caller(viewer.identity), []).append(viewer)
             if viewer.last < feed.version or not feed.version:
                 feed.stale = True  # its catch-up read
+            else:
+                viewer.served = True  # it has what the last round gave; the notices bring the rest
             feed.wake.set()
         self.viewers_gauge.inc()
         self.games_gauge.set(len(self.feeds))
@@ -459,6 +463,10 @@ class Hub:
                 data, framed, fresh, finishing = entry
             if v.done:
                 continue
+            if not v.served:
+                v.served = True
+                if v.overdue:  # it waited for this past its timeout: its stream ends after it
+                    v.finished.set()
             if data:
                 transport = v.transport
                 if transport is not None and v.chunked and not transport.is_closing():  # the usual case

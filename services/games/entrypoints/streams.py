@@ -47,6 +47,7 @@ MAX_URL_BYTES = 16 * 1024
 MAX_HEADER_BYTES = 16 * 1024 - 4
 MAX_HEADERS = 128
 EDGE_HEADERS: web.RequestKey[dict[str, str]] = web.RequestKey("edge_headers")
+CATCH_UP_SECONDS = 10.0  # how long past its timeout a stream waits for its first read (a slow database)
 _REQUEST_ID = re.compile(r"^[A-Za-z0-9._-]{1,100}$")
 
 
@@ -172,7 +173,13 @@ def create_stream_app(service: GamesService, directory: PlayerDirectory, setting
             while not viewer.finished.is_set():
                 remaining = deadline - loop.time()
                 if remaining <= 0:
-                    break
+                    # as the threaded endpoint, which reads before it looks at the clock: the events
+                    # stored when the viewer came go out, however short the timeout (a slow database
+                    # gets CATCH_UP_SECONDS more: then the stream ends as it is, the client resumes)
+                    if viewer.served or remaining <= -CATCH_UP_SECONDS:
+                        break
+                    viewer.overdue = True
+                    remaining += CATCH_UP_SECONDS
                 idle = settings.keepalive - (time.monotonic() - viewer.wrote_at)
                 if idle <= 0:
                     # also how a client that left is noticed: its transport is closing
