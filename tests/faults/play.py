@@ -16,6 +16,7 @@ from redis import Redis
 from rq.job import Job
 
 from tests.faults.infra import ADMIN, Stack
+from tests.support.jobs import failure_of
 
 # the quickest real game to finish over HTTP: one Paardenkoppen round (PK-21), about 50 moves at 3 seats
 QUICK_GAME = "paardenkoppen"
@@ -235,7 +236,7 @@ def where_are(stack: Stack, game_ids: list[str]) -> dict[str, list[str]]:
         for game, row_id, queue, dispatched, confirmed, attempts, resent, error in rows:
             job = Job.fetch_many([f"games-outbox-{row_id}"], connection=redis)[0]
             state = "missing" if job is None else (
-                f"{job.get_status()} retries_left={job.retries_left} exc={(job.exc_info or '').strip()[-160:]!r}")
+                f"{job.get_status()} retries_left={job.retries_left} exc={failure_of(job).strip()[-160:]!r}")
             out.setdefault(str(game), []).append(
                 f"{queue}: row {row_id} dispatched={dispatched} confirmed={confirmed} attempts={attempts}"
                 f" resent={resent} error={error!r}; job {state}")

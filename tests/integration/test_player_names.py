@@ -18,7 +18,7 @@ from rq import Queue, SimpleWorker
 from shared.auth import Identity, PlayerDirectory
 from shared.config import Settings
 from shared.outbox import relay_once
-from tests.support.jobs import close_cached_services
+from tests.support.jobs import close_cached_services, failure_of
 from tests.unit.ratings.factories import envelope, finished
 
 pytestmark = pytest.mark.integration
@@ -80,7 +80,7 @@ def deliver(pool: ConnectionPool, redis: Redis) -> None:
         queue = Queue(name, connection=redis)
         SimpleWorker([queue], connection=redis).work(burst=True)
         failed = queue.failed_job_registry
-        assert failed.count == 0, [queue.fetch_job(j).exc_info for j in failed.get_job_ids()]  # type: ignore[union-attr]
+        assert failed.count == 0, [failure_of(queue.fetch_job(j)) for j in failed.get_job_ids()]
 
 
 def publish_finished(pool: ConnectionPool, body: dict[str, Any]) -> None:

@@ -59,3 +59,10 @@ def close_cached_services() -> None:
     if mm_jobs._service.cache_info().currsize:
         mm_jobs._service().uow.pool.close()
     mm_jobs._service.cache_clear()
+
+
+def failure_of(job: Any) -> str:
+    """The traceback of a job's latest run when it failed, else '' (for assertion messages and
+    post-mortems: rq 2+ keeps it in the job's results; ``job.exc_info`` is deprecated and warns)."""
+    result = job.latest_result()
+    return (result.exc_string or "") if result is not None and result.type == result.Type.FAILED else ""

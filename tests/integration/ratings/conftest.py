@@ -19,6 +19,7 @@ from shared.eventstore.model import NewEvent
 from shared.eventstore.postgres import PostgresEventStore
 from shared.messages import outbox_for
 from shared.outbox import relay_once
+from tests.support.jobs import failure_of
 from tests.unit.ratings.factories import envelope
 
 
@@ -44,7 +45,7 @@ class Bus:
     def work(self) -> None:
         SimpleWorker([self.queue], connection=self.redis).work(burst=True)
         failed = self.queue.failed_job_registry
-        assert failed.count == 0, [self.queue.fetch_job(j).exc_info for j in failed.get_job_ids()]  # type: ignore[union-attr]
+        assert failed.count == 0, [failure_of(self.queue.fetch_job(j)) for j in failed.get_job_ids()]
 
     def send(self, kind: str, body: dict[str, Any], message_id: str | None = None) -> None:
         self.publish(kind, body, message_id)
