@@ -15,6 +15,19 @@ os.environ.setdefault("RATE_LIMITS", "off")
 os.environ.setdefault("DB_POOL_MAX_IDLE", "30")
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The tests marked ``slow`` first, the most CPU first (``pytest.mark.slow(cpu_seconds=...)``), the
+    rest in their order: pytest-xdist (``--dist loadfile``) hands out the files in this order, and the
+    bots' strength files (minutes of CPU each) at the end of the run left one worker busy and the other
+    idle for their whole length (the longest first is the shorter run). Order only; what runs is the same."""
+
+    def cpu_seconds(item: pytest.Item) -> float:
+        mark = item.get_closest_marker("slow")
+        return -float(mark.kwargs.get("cpu_seconds", 1)) if mark is not None else 0.0
+
+    items.sort(key=cpu_seconds)  # stable: the same order in every worker, as xdist requires
+
+
 @pytest.fixture(scope="session")
 def backends(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
     found = resolve_for_tests(tmp_path_factory.mktemp("backends"))

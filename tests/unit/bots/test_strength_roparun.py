@@ -7,7 +7,7 @@ import pytest
 from services.games.engines.base import GameConfig
 from tests.unit.bots.strength import ALPHA, duplicate, sign_test_p
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.slow(cpu_seconds=330)  # measured alone (strength.py)
 
 
 def test_strong_beats_rules() -> None:
