@@ -71,7 +71,7 @@ test: $(STAMP) $(VENDOR) lint typecheck layers web-unit
 	@flog=$$(mktemp /tmp/speltafel-faults.XXXXXX); blog=$$(mktemp /tmp/speltafel-browser.XXXXXX); \
 	$(BIN)/pytest tests/faults -s > $$flog 2>&1 & faults=$$!; \
 	$(BIN)/pytest tests/browser tests/web -s > $$blog 2>&1 & browser=$$!; \
-	$(BIN)/pytest -n 2 --dist loadfile tests --ignore=tests/faults --ignore=tests/browser --ignore=tests/web; main=$$?; \
+	$(BIN)/pytest -n 2 --dist loadfile --no-loadscope-reorder tests --ignore=tests/faults --ignore=tests/browser --ignore=tests/web; main=$$?; \
 	wait $$faults; rc=$$?; echo "--- the fault tier (tests/faults), log $$flog:"; \
 	if [ $$rc -ne 0 ]; then tail -n 120 $$flog; else grep -E 'faults: |passed|failed' $$flog; fi; \
 	wait $$browser; brc=$$?; echo "--- the browser tier (tests/browser, tests/web), log $$blog:"; \

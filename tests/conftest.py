@@ -17,7 +17,8 @@ os.environ.setdefault("DB_POOL_MAX_IDLE", "30")
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The tests marked ``slow`` first, the most CPU first (``pytest.mark.slow(cpu_seconds=...)``), the
-    rest in their order: pytest-xdist (``--dist loadfile``) hands out the files in this order, and the
+    rest in their order: pytest-xdist (``--dist loadfile --no-loadscope-reorder``, as ``make test`` runs
+    it; without the flag it sorts the files by their number of tests) hands out the files in this order, and the
     bots' strength files (minutes of CPU each) at the end of the run left one worker busy and the other
     idle for their whole length (the longest first is the shorter run). Order only; what runs is the same."""
 
