@@ -40,9 +40,10 @@ PAYLOAD = {
 
 
 def _schema(conn: psycopg.Connection[Any], name: str, column_type: str) -> None:
-    from shared.migrate import _shared_folder  # the store's own migration text
+    from shared.migrate import service_sets  # the store's own migration text
 
-    text = (_shared_folder("eventstore") / "0001_eventstore.sql").read_text()
+    folder = next(m.folder for m in service_sets(name) if m.name == "eventstore")
+    text = (folder / "0001_eventstore.sql").read_text()
     conn.execute(f"CREATE SCHEMA {name}")
     conn.execute(text.replace("{schema}", name).replace("JSONB", column_type))
 

@@ -13,12 +13,12 @@ import pytest
 from flask.testing import FlaskClient
 from psycopg_pool import ConnectionPool
 from redis import Redis
-from rq import Queue, SimpleWorker
+from rq import Queue
 
 from shared.auth import Identity, PlayerDirectory
 from shared.config import Settings
 from shared.outbox import relay_once
-from tests.support.jobs import close_cached_services, failure_of
+from tests.support.jobs import close_cached_services, work_off
 from tests.unit.ratings.factories import envelope, finished
 
 pytestmark = pytest.mark.integration
@@ -77,10 +77,7 @@ def deliver(pool: ConnectionPool, redis: Redis) -> None:
     while relay_once(pool, "games", redis):
         pass
     for name in ("ratings", "matchmaking"):
-        queue = Queue(name, connection=redis)
-        SimpleWorker([queue], connection=redis).work(burst=True)
-        failed = queue.failed_job_registry
-        assert failed.count == 0, [failure_of(queue.fetch_job(j)) for j in failed.get_job_ids()]
+        work_off(Queue(name, connection=redis))
 
 
 def publish_finished(pool: ConnectionPool, body: dict[str, Any]) -> None:

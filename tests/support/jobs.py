@@ -1,5 +1,5 @@
-"""Job functions for queue tests: one records the message id it received; the others wrap the ratings
-consumer to hang or fail on cue."""
+"""Job functions for queue tests (one records the message id it received; the others wrap the ratings
+consumer to hang or fail on cue), and the helpers that run and clean up the workers' side in tests."""
 
 from __future__ import annotations
 
@@ -64,5 +64,15 @@ def close_cached_services() -> None:
 def failure_of(job: Any) -> str:
     """The traceback of a job's latest run when it failed, else '' (for assertion messages and
     post-mortems: rq 2+ keeps it in the job's results; ``job.exc_info`` is deprecated and warns)."""
-    result = job.latest_result()
+    result = job.latest_result() if job is not None else None
     return (result.exc_string or "") if result is not None and result.type == result.Type.FAILED else ""
+
+
+def work_off(queue: Any) -> None:
+    """Run the queue's jobs with a burst worker, as a worker process would; no job may fail (the
+    assertion names each failed job with its traceback)."""
+    from rq import SimpleWorker
+
+    SimpleWorker([queue], connection=queue.connection).work(burst=True)
+    failed = queue.failed_job_registry.get_job_ids()
+    assert not failed, {job_id: failure_of(queue.fetch_job(job_id)) for job_id in failed}

@@ -13,7 +13,7 @@ import psycopg
 import pytest
 from flask import Flask, jsonify
 from redis import Redis
-from rq import Queue, SimpleWorker
+from rq import Queue
 from werkzeug.serving import make_server
 
 from services.matchmaking.domain.league import game_points
@@ -22,7 +22,7 @@ from shared.auth import PlayerDirectory
 from shared.config import Settings
 from shared.db import make_pool
 from shared.outbox import relay_once
-from tests.support.jobs import close_cached_services
+from tests.support.jobs import close_cached_services, work_off
 
 pytestmark = pytest.mark.integration
 
@@ -117,23 +117,15 @@ def bearer(token: str) -> dict[str, str]:
 def pump(pool: Any, redis: Redis) -> None:
     """Our outbox -> games job -> games outbox -> our job, as the relay and workers would."""
     relay_once(pool, "matchmaking", redis)
-    SimpleWorker([Queue("games", connection=redis)], connection=redis).work(burst=True)
+    work_off(Queue("games", connection=redis))
     relay_once(pool, "games", redis)
-    queue = Queue("matchmaking", connection=redis)
-    SimpleWorker([queue], connection=redis).work(burst=True)
-    for name in ("games", "matchmaking"):
-        registry = Queue(name, connection=redis).failed_job_registry
-        for job_id in registry.get_job_ids():
-            job = Queue(name, connection=redis).fetch_job(job_id)
-            result = job.latest_result() if job else None
-            raise AssertionError(f"{name} job {job_id} failed: {result.exc_string if result else ''}")
+    work_off(Queue("matchmaking", connection=redis))
 
 
 def deliver(redis: Redis, message: dict[str, Any]) -> None:
     queue = Queue("matchmaking", connection=redis)
     queue.enqueue_call("services.matchmaking.entrypoints.jobs.handle_message", args=(message,))
-    SimpleWorker([queue], connection=redis).work(burst=True)
-    assert queue.failed_job_registry.count == 0
+    work_off(queue)
 
 
 def finished(game_id: str, seats: list[str], ranks: list[int]) -> dict[str, Any]:

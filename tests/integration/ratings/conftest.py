@@ -11,7 +11,7 @@ import psycopg
 import pytest
 from psycopg_pool import ConnectionPool
 from redis import Redis
-from rq import Queue, SimpleWorker
+from rq import Queue
 
 from services.ratings.adapters.postgres import PostgresUnitOfWork
 from services.ratings.service_layer.handlers import RatingsService
@@ -19,7 +19,7 @@ from shared.eventstore.model import NewEvent
 from shared.eventstore.postgres import PostgresEventStore
 from shared.messages import outbox_for
 from shared.outbox import relay_once
-from tests.support.jobs import failure_of
+from tests.support.jobs import work_off
 from tests.unit.ratings.factories import envelope
 
 
@@ -43,9 +43,7 @@ class Bus:
         self.queue.enqueue("services.ratings.entrypoints.jobs.handle_message", envelope(kind, body, message_id))
 
     def work(self) -> None:
-        SimpleWorker([self.queue], connection=self.redis).work(burst=True)
-        failed = self.queue.failed_job_registry
-        assert failed.count == 0, [failure_of(self.queue.fetch_job(j)) for j in failed.get_job_ids()]
+        work_off(self.queue)
 
     def send(self, kind: str, body: dict[str, Any], message_id: str | None = None) -> None:
         self.publish(kind, body, message_id)
