@@ -85,7 +85,12 @@ def test_a_table_opened_while_moves_land_faster_than_it_reads_shows_the_game_and
     worker.start()
     try:
         page.open(f"/games/{game_id}")
-        time.sleep(5)  # the first load's reads all disagree: three tries take 1.2 s at least
+        # the first load's reads all disagree: three tries take 1.2 s at least. The moves go on for 5 s and
+        # until 20 have landed: on a loaded machine 5 s held only 18 (CI, 2026-12-04); 60 s is the limit
+        opened = time.monotonic()
+        while (moved[0] < 20 or time.monotonic() - opened < 5) and time.monotonic() - opened < 60 \
+                and worker.is_alive():
+            time.sleep(0.1)
     finally:
         stop.set()
         worker.join(30)
