@@ -1,12 +1,18 @@
-"""Shared helpers of the benchmarks: a throwaway migrated database and latency statistics."""
+"""Shared helpers of the benchmarks: a throwaway migrated database, the HTTP server a bare app runs
+under, the CPU time of processes (Linux /proc) and latency statistics."""
 
 from __future__ import annotations
 
+import os
+import socket
 import statistics
+import subprocess
+import sys
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
@@ -54,3 +60,95 @@ def latency_stats(samples_s: list[float]) -> dict[str, float]:
         "p50_ms": round(statistics.median(ordered) * 1000, 2),
         "p99_ms": round(ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] * 1000, 2),
     }
+
+
+# The server the HTTP benchmarks run the games app and the bare reference under (``BENCH_SERVER``):
+# ``waitress`` is the production server (``speltafel serve``: one process, HTTP_THREADS threads, default
+# 32); ``gunicorn`` (gthread, 2 processes x 16 threads) shows what a second process per node gives.
+SERVERS = {
+    "waitress": "waitress as `speltafel serve` runs it (1 process x 32 threads)",
+    "gunicorn": "gunicorn gthread (2 processes x 16 threads)",
+}
+
+
+def server_kind() -> str:
+    kind = os.environ.get("BENCH_SERVER") or "waitress"
+    if kind not in SERVERS:
+        raise SystemExit(f"BENCH_SERVER must be one of {', '.join(SERVERS)}, not {kind!r}")
+    return kind
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def start_server(factory: str, env: dict[str, str], kind: str) -> tuple[subprocess.Popen[bytes], str]:
+    """Serves the WSGI factory ``module:function`` on a free port; (the process, its base URL)."""
+    port = free_port()
+    if kind == "gunicorn":
+        command = [sys.executable, "-m", "gunicorn", f"{factory}()", "--bind", f"127.0.0.1:{port}",
+                   "--worker-class", "gthread", "--workers", "2", "--threads", "16", "--log-level", "warning",
+                   "--no-control-socket"]  # two gunicorns would share ~/.gunicorn/gunicorn.ctl
+    else:
+        command = [sys.executable, "-m", "bench.support.serve", factory, str(port)]
+    return subprocess.Popen(command, env=env, cwd=ROOT), f"http://127.0.0.1:{port}"
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of a process (Linux /proc); 0 once it is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _processes() -> Iterator[tuple[int, int, str]]:
+    """(pid, parent pid, command line) of every process (Linux /proc)."""
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+                cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            except OSError:
+                continue
+            yield int(entry.name), ppid, cmdline
+
+
+def process_tree(pid: int) -> list[int]:
+    """``pid`` and its children (a server's workers)."""
+    return [pid] + [p for p, ppid, _ in _processes() if ppid == pid]
+
+
+def postgres_backends(database_url: str) -> list[int]:
+    """The PostgreSQL backends connected to the database of ``database_url`` (their title names it)."""
+    name = urlsplit(database_url).path.lstrip("/")
+    return [p for p, _, cmd in _processes() if cmd.startswith("postgres: ") and f" {name} " in cmd]
+
+
+class CpuMeter:
+    """The CPU time a piece of work costs a server (its process and workers) and the PostgreSQL backends
+    of its database: per request, beside the throughput, a cost that the machine's other load moves far
+    less than it moves requests per second. A backend opened during the work counts in full; one closed
+    during it is lost (the servers keep pools)."""
+
+    def __init__(self, database_url: str) -> None:
+        self.database_url = database_url
+
+    def _now(self, server_pid: int) -> tuple[dict[int, float], dict[int, float]]:
+        return ({p: cpu_seconds(p) for p in process_tree(server_pid)},
+                {p: cpu_seconds(p) for p in postgres_backends(self.database_url)})
+
+    def measure(self, server_pid: int, work: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+        """``work()``'s result (with its ``requests``), plus ``server_cpu_ms_per_request`` and
+        ``postgres_cpu_ms_per_request``."""
+        app_before, pg_before = self._now(server_pid)
+        result = work()
+        app_after, pg_after = self._now(server_pid)
+        n = max(1, int(result["requests"]))
+        for name, before, after in (("server", app_before, app_after), ("postgres", pg_before, pg_after)):
+            spent = sum(t - before.get(p, 0.0) for p, t in after.items())
+            result[f"{name}_cpu_ms_per_request"] = round(spent * 1000 / n, 3)
+        return result

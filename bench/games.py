@@ -6,17 +6,13 @@ from __future__ import annotations
 
 import logging
 import os
-import socket
-import subprocess
-import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 from typing import Any
 
 import requests
 
-from bench.common import bench_backends, latency_stats
+from bench.common import SERVERS, bench_backends, latency_stats, server_kind, start_server
 from bench.support.tally import Tally
 from services.games.domain.play import replay
 from services.games.engines.base import GameConfig
@@ -51,6 +47,8 @@ def _play(base: str, game_id: str, sessions: list[requests.Session], moves: int)
             timeout=30,
         )
         samples.append(time.perf_counter() - t)
+        if r.status_code != 201:
+            raise RuntimeError(f"move {k} of {game_id}: {r.status_code} {r.text[:300]}")
         version = r.json()["version"]
     return samples
 
@@ -130,33 +128,14 @@ def main() -> dict[str, Any]:
     logging.getLogger("werkzeug").setLevel(logging.ERROR)
     out: dict[str, Any] = {"replay": replay_benchmarks(), "engines": engine_benchmarks(default_registry())}
     with bench_backends() as (db_url, redis_url, _):
-        # a separate gunicorn process (2 workers x 16 threads), as the service runs in production
-        port = _free_port()
-        env = dict(
-            os.environ, DATABASE_URL=db_url, REDIS_URL=redis_url, ADMIN_TOKEN="bench", LOG_LEVEL="WARNING"
+        # a separate server process (BENCH_SERVER, default the production server: bench/common.py)
+        env = dict(  # the rate limits (120 moves a minute per player) would end a game at move 240
+            os.environ, DATABASE_URL=db_url, REDIS_URL=redis_url, ADMIN_TOKEN="bench", LOG_LEVEL="WARNING",
+            RATE_LIMITS="off",
         )
-        server = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "gunicorn",
-                "bench.support.tally_app:app()",
-                "--bind",
-                f"127.0.0.1:{port}",
-                "--worker-class",
-                "gthread",
-                "--workers",
-                "2",
-                "--threads",
-                "16",
-                "--log-level",
-                "warning",
-            ],
-            env=env,
-            cwd=Path(__file__).resolve().parents[1],
-        )
+        kind = server_kind()
+        server, base = start_server("bench.support.tally_app:app", env, kind)
         try:
-            base = f"http://127.0.0.1:{port}"
             for _ in range(200):
                 try:
                     if requests.get(base + "/readyz", timeout=1).status_code == 200:
@@ -164,16 +143,10 @@ def main() -> dict[str, Any]:
                 except requests.RequestException:
                     time.sleep(0.1)
             out["http"] = http_benchmarks(base)
-            out["http"]["server"] = (
-                "gunicorn gthread 2 workers x 16 threads; clients in another process, same 2 cores"
-            )
+            out["http"]["server"] = f"{SERVERS[kind]}; clients in another process, same 2 cores"
         finally:
             server.terminate()
             server.wait(10)
     return out
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])

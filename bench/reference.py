@@ -2,7 +2,8 @@
 
 - POST move (Tally, the bench game) at 1, 8 and 32 clients, without and with an ``Idempotency-Key``,
   against a bare reference endpoint (``bench/support/reference_app.py``: Flask, one INSERT and one RQ
-  enqueue) under the same gunicorn; wrk is the load generator (``bench/support/move.lua``), one
+  enqueue) under the same server (``BENCH_SERVER``: the production waitress by default, or gunicorn;
+  ``bench/common.py``); wrk is the load generator (``bench/support/move.lua``), one
   connection per wrk thread, each playing its own game.
 - A raw single-row INSERT (one statement, its own transaction) and the event store's append, with 1
   and 8 writers (processes).
@@ -22,20 +23,19 @@ import json
 import multiprocessing
 import os
 import shutil
-import socket
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 import uuid
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import psycopg
 import requests
 
-from bench.common import bench_backends
+from bench.common import SERVERS, CpuMeter, bench_backends, server_kind, start_server
 
 ROOT = Path(__file__).resolve().parents[1]
 LUA = Path(__file__).parent / "support" / "move.lua"
@@ -49,24 +49,6 @@ LONG = 1_000_000  # Tally length: the benchmark's games never end
 
 def load() -> list[float]:
     return [round(x, 2) for x in os.getloadavg()]
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def _gunicorn(app: str, env: dict[str, str]) -> tuple[subprocess.Popen[bytes], str]:
-    """The games service's production server: gunicorn gthread, 2 workers x 16 threads."""
-    port = _free_port()
-    server = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", app, "--bind", f"127.0.0.1:{port}", "--worker-class", "gthread",
-         "--workers", "2", "--threads", "16", "--log-level", "warning"],
-        env=env,
-        cwd=ROOT,
-    )
-    return server, f"http://127.0.0.1:{port}"
 
 
 def _wait(url: str) -> None:
@@ -118,29 +100,34 @@ def wrk(url: str, clients: int, mode: str, games_file: Path, max_requests: int =
     return dict(json.loads(line))
 
 
-def http_rounds(games_url: str, ref_url: str, work: Path) -> dict[str, Any]:
+def http_rounds(games_url: str, ref_url: str, work: Path, pids: dict[str, int], meter: CpuMeter) -> dict[str, Any]:
+    """``ROUNDS`` rounds of every mode at every client count; the modes' order turns by one each round
+    (ref, move, key; then move, key, ref; ...), so no mode always runs right after the same other.
+    Besides wrk's rate and p99, each run's CPU per request of its server and of PostgreSQL."""
     games = Games(games_url)
     pools = {(mode, c): [games.new() for _ in range(c)] for mode in ("move", "key") for c in CLIENTS}
     ref_file = work / "ref.txt"
     ref_file.write_text("\n".join("x t t 0 0" for _ in range(max(CLIENTS))) + "\n")
     runs: dict[str, list[dict[str, Any]]] = {}
     loads = []
-    for _ in range(ROUNDS):
+    modes = ["ref", "move", "key"]
+    for r in range(ROUNDS):
         loads.append(load())
         for c in CLIENTS:
-            for mode in ("ref", "move", "key"):
+            for mode in modes[r % 3:] + modes[:r % 3]:
                 if mode == "ref":
-                    result = wrk(ref_url, c, "ref", ref_file)
+                    result = meter.measure(pids["ref"], partial(wrk, ref_url, c, "ref", ref_file))
                 else:
                     path = work / f"{mode}-{c}.txt"
                     games.write_file(pools[(mode, c)], path)
-                    result = wrk(games_url, c, mode, path)
+                    result = meter.measure(pids["games"], partial(wrk, games_url, c, mode, path))
                 runs.setdefault(f"{mode}_{c}", []).append(result)
     out: dict[str, Any] = {"load_average_before_each_round": loads}
     for c in CLIENTS:
         ref, move, key = runs[f"ref_{c}"], runs[f"move_{c}"], runs[f"key_{c}"]
         ratio = [m["per_s"] / r["per_s"] for m, r in zip(move, ref, strict=True)]
         key_ratio = [k["per_s"] / m["per_s"] for k, m in zip(key, move, strict=True)]
+        key_cpu = [_cpu(k) / _cpu(m) for k, m in zip(key, move, strict=True)]
         p99 = [m["p99_ms"] / r["p99_ms"] for m, r in zip(move, ref, strict=True)]
         out[f"clients_{c}"] = {
             "reference_per_s": _median(r["per_s"] for r in ref),
@@ -151,10 +138,21 @@ def http_rounds(games_url: str, ref_url: str, work: Path) -> dict[str, Any]:
             "reference_p99_ms": _median(r["p99_ms"] for r in ref),
             "move_p99_ms": _median(m["p99_ms"] for m in move),
             "ratio_move_p99_to_reference_p99": _median(p99),
+            # CPU per request, the server's + PostgreSQL's (ms): the cost beside the noisier rate
+            "cpu_ms_per_request": {
+                "reference": _median(_cpu(r) for r in ref),
+                "move": _median(_cpu(m) for m in move),
+                "move_with_key": _median(_cpu(k) for k in key),
+            },
+            "ratio_move_with_key_to_move_cpu_per_request": _median(key_cpu),
             "errors": sum(x["errors"] for x in ref + move + key),
             "rounds": {"reference": ref, "move": move, "move_with_key": key},
         }
     return out
+
+
+def _cpu(run: dict[str, Any]) -> float:
+    return float(run["server_cpu_ms_per_request"] + run["postgres_cpu_ms_per_request"])
 
 
 def latency_by_version(games_url: str, db_url: str, work: Path) -> dict[str, Any]:
@@ -328,6 +326,9 @@ def targets(out: dict[str, Any]) -> dict[str, Any]:
         met["idempotency_key_within_5_percent"] = {
             c: abs(m["ratio_move_with_key_to_move"] - 1) <= 0.05 for c, m in moves.items()
         }
+        met["idempotency_key_within_5_percent_cpu_per_move"] = {
+            c: abs(m["ratio_move_with_key_to_move_cpu_per_request"] - 1) <= 0.05 for c, m in moves.items()
+        }
     if "move_latency_by_version" in out:
         met["latency_v5000_le_1.1_of_v10"] = out["move_latency_by_version"]["ratio_v5000_to_v10_p50"] <= 1.1
     if "writes" in out:
@@ -358,14 +359,16 @@ def main() -> dict[str, Any]:
             conn.execute(TABLE)
         env = dict(os.environ, DATABASE_URL=db_url, REDIS_URL=redis_url, ADMIN_TOKEN="bench", LOG_LEVEL="WARNING",
                    RATE_LIMITS="off")
-        games_server, games_url = _gunicorn("bench.support.tally_app:app()", env)
-        ref_server, ref_url = _gunicorn("bench.support.reference_app:app()", env)
+        kind = server_kind()
+        games_server, games_url = start_server("bench.support.tally_app:app", env, kind)
+        ref_server, ref_url = start_server("bench.support.reference_app:app", env, kind)
         try:
             _wait(games_url + "/readyz")
             _wait(ref_url + "/")
-            out["server"] = "gunicorn gthread 2 workers x 16 threads (both); wrk on the same 2 cores"
+            out["server"] = f"{SERVERS[kind]}, both apps; wrk on the same 2 cores"
             if "post_move" in PARTS:
-                out["post_move"] = http_rounds(games_url, ref_url, work)
+                pids = {"games": games_server.pid, "ref": ref_server.pid}
+                out["post_move"] = http_rounds(games_url, ref_url, work, pids, CpuMeter(db_url))
             if "latency" in PARTS:
                 out["move_latency_by_version"] = latency_by_version(games_url, db_url, work)
         finally:

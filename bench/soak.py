@@ -12,7 +12,7 @@ what limits the stack (its CPU time is reported).
 
 The rate: ``BENCH_SOAK_RATE`` (moves/s) if set; else ``BENCH_SOAK_FRACTION`` (default 0.5) of the POST
 move rate ``reference`` measured at 8 clients in the same ``make bench`` run (the games service alone
-under gunicorn, saturated: the whole stack shares the same two cores); else 100 moves/s. ``BENCH_SOAK_GAMES``
+under the reference benchmark's server, saturated: the whole stack shares the same two cores); else 100 moves/s. ``BENCH_SOAK_GAMES``
 (default 8) games are played at once; each is ``rate x BENCH_SOAK_FINISH_EVERY`` (default 3 s) moves long,
 so one game finishes about every 3 s. Samples every ``BENCH_SOAK_SAMPLE_SECONDS`` (default 5).
 
@@ -44,8 +44,7 @@ from typing import Any
 import psycopg
 import requests
 
-from bench.common import ROOT, bench_backends
-from bench.games import _free_port
+from bench.common import ROOT, bench_backends, free_port
 
 SECONDS = float(os.environ.get("BENCH_SOAK_SECONDS") or 600)
 SAMPLE_S = float(os.environ.get("BENCH_SOAK_SAMPLE_SECONDS") or 5)
@@ -251,11 +250,11 @@ def main(previous: dict[str, Any] | None = None) -> dict[str, Any]:
     logs = ROOT / ".data" / "bench" / "soak"
     logs.mkdir(parents=True, exist_ok=True)
     with bench_backends() as (db_url, redis_url, _), tempfile.TemporaryDirectory() as data:
-        ports = {name: _free_port() for name in SERVICES}
+        ports = {name: free_port() for name in SERVICES}
         env = dict(os.environ, DATABASE_URL=db_url, REDIS_URL=redis_url, ADMIN_TOKEN=ADMIN, LOG_LEVEL="WARNING",
                    RATE_LIMITS="off", SPELTAFEL_EXTRA_ENGINES="bench.support.tally:Tally", SPELTAFEL_HOST="127.0.0.1",
-                   SPELTAFEL_DATA_DIR=data, LOG_DIR=str(logs), SPELTAFEL_PORT=str(_free_port()),
-                   STREAMS_PORT=str(_free_port()), **{f"{n.upper()}_PORT": str(p) for n, p in ports.items()})
+                   SPELTAFEL_DATA_DIR=data, LOG_DIR=str(logs), SPELTAFEL_PORT=str(free_port()),
+                   STREAMS_PORT=str(free_port()), **{f"{n.upper()}_PORT": str(p) for n, p in ports.items()})
         for name in SERVICES:
             env.pop(f"{name.upper()}_URL", None)  # the launcher derives them from the ports
         urls = {name: f"http://127.0.0.1:{port}" for name, port in ports.items()}

@@ -32,8 +32,7 @@ from typing import Any
 
 import requests
 
-from bench.common import ROOT, bench_backends
-from bench.games import _free_port
+from bench.common import ROOT, bench_backends, cpu_seconds, free_port
 
 MOVERS = 8
 VIEWERS = int(os.environ.get("BENCH_STREAM_VIEWERS") or 2000)
@@ -108,12 +107,6 @@ def _reads(streams: str, counter: str = "speltafel_stream_reads_total") -> float
     return next((float(line.split()[-1]) for line in text.splitlines() if line.startswith(counter)), 0.0)
 
 
-def _cpu_s(pid: int) -> float:
-    """User + system CPU seconds of a process (Linux /proc)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
 def _lag(streams: str) -> dict[str, Any]:
     """p50/p99 (bucket upper bounds) of the stream process's own lag histograms, from an event's
     recorded_at: to the notice that woke its batch (noticed), to its events in hand (read), to handed to
@@ -171,9 +164,9 @@ def run(base: str, streams: str, pids: dict[str, int]) -> dict[str, Any]:
         connect_s = time.monotonic() - opened_at
         reads_before = _reads(streams)
         noticed_before = _reads(streams, NOTICED)
-        cpu_before = {name: _cpu_s(pid) for name, pid in (pids | {"viewer_client": viewers.pid}).items()}
+        cpu_before = {name: cpu_seconds(pid) for name, pid in (pids | {"viewer_client": viewers.pid}).items()}
         moves = _result(_client("movers", movers | ({"rate": rate} if rate else {})), SECONDS + 120)
-        cpu = {name: round(_cpu_s(pid) - cpu_before[name], 1)
+        cpu = {name: round(cpu_seconds(pid) - cpu_before[name], 1)
                for name, pid in (pids | {"viewer_client": viewers.pid}).items()}
         reads = _reads(streams) - reads_before
         noticed = _reads(streams, NOTICED) - noticed_before
@@ -226,7 +219,7 @@ def main() -> dict[str, Any]:
     logs = ROOT / ".data" / "bench"
     logs.mkdir(parents=True, exist_ok=True)
     with bench_backends() as (db_url, redis_url, _):
-        games_port, streams_port = _free_port(), _free_port()
+        games_port, streams_port = free_port(), free_port()
         env = dict(os.environ, DATABASE_URL=db_url, REDIS_URL=redis_url, ADMIN_TOKEN=ADMIN, LOG_LEVEL="WARNING",
                    RATE_LIMITS="off", SPELTAFEL_EXTRA_ENGINES=ENGINE, GAMES_PORT=str(games_port),
                    STREAMS_PORT=str(streams_port), SPELTAFEL_HOST="127.0.0.1", LOG_DIR=str(logs))

@@ -20,8 +20,7 @@ from typing import Any
 
 import requests
 
-from bench.common import bench_backends
-from bench.games import _free_port
+from bench.common import bench_backends, free_port
 from bench.streams import ADMIN, ENGINE, ROOT, _player, _serve
 
 VIEWERS = int(os.environ.get("BENCH_GATEWAY_VIEWERS") or 100)
@@ -64,7 +63,7 @@ def main() -> dict[str, Any]:
     logs = ROOT / ".data" / "bench"
     logs.mkdir(parents=True, exist_ok=True)
     with bench_backends() as (db_url, redis_url, _):
-        games_port, streams_port, gateway_port = _free_port(), _free_port(), _free_port()
+        games_port, streams_port, gateway_port = free_port(), free_port(), free_port()
         base, streams = f"http://127.0.0.1:{games_port}", f"http://127.0.0.1:{streams_port}"
         env = dict(os.environ, DATABASE_URL=db_url, REDIS_URL=redis_url, ADMIN_TOKEN=ADMIN, LOG_LEVEL="WARNING",
                    RATE_LIMITS="off", SPELTAFEL_EXTRA_ENGINES=ENGINE, GAMES_PORT=str(games_port),

@@ -1,6 +1,6 @@
-"""The bare reference endpoint of ``bench/reference.py``: Flask under the same gunicorn as the games
-service, doing what a minimal write endpoint does: one single-row INSERT into PostgreSQL (its own
-transaction) and one RQ enqueue. POST move is measured as a ratio to this."""
+"""The bare reference endpoint of ``bench/reference.py``: Flask under the same server as the games
+service (``bench/common.py``), doing what a minimal write endpoint does: one single-row INSERT into
+PostgreSQL (its own transaction) and one RQ enqueue. POST move is measured as a ratio to this."""
 
 from __future__ import annotations
 
