@@ -1,7 +1,8 @@
 """``make bench``: runs every benchmark module and prints one JSON object keyed by benchmark.
 
 A module's ``main`` that takes a parameter gets the results of the modules run before it (in name
-order), e.g. ``soak`` paces its moves at a fraction of the rate ``reference`` measured."""
+order), e.g. ``soak`` paces its moves at a fraction of the rate ``reference`` measured. A module that
+raises is reported under its name as ``error`` and the others still run; the exit status is then 1."""
 
 from __future__ import annotations
 
@@ -33,7 +34,10 @@ def main() -> int:
                 "trace": traceback.format_exc(limit=3),
             }
     print(json.dumps(results, indent=2))
-    return 0
+    failed = [name for name, result in results.items() if isinstance(result, dict) and "error" in result]
+    if failed:  # the JSON has each one's error; the exit status says that a figure is missing
+        print(f"bench: these modules failed: {', '.join(failed)}", file=sys.stderr)
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":
