@@ -1,6 +1,6 @@
 """``make bench``: runs every benchmark module and prints one JSON object keyed by benchmark.
 
-A module's ``main`` that takes a parameter gets the results of the modules run before it (in name
+A module's ``main`` with a ``previous`` parameter gets the results of the modules run before it (in name
 order), e.g. ``soak`` paces its moves at a fraction of the rate ``reference`` measured. A module that
 raises is reported under its name as ``error`` and the others still run; the exit status is then 1."""
 
@@ -27,7 +27,8 @@ def main() -> int:
         try:
             with contextlib.redirect_stdout(sys.stderr):  # only the combined JSON goes to stdout
                 run = importlib.import_module(f"bench.{module}").main
-                results[module] = run(dict(results)) if inspect.signature(run).parameters else run()
+                wants = "previous" in inspect.signature(run).parameters  # soak: the rate reference measured
+                results[module] = run(previous=dict(results)) if wants else run()
         except Exception as exc:
             results[module] = {
                 "error": f"{type(exc).__name__}: {exc}",
