@@ -130,9 +130,9 @@ def postgres_backends(database_url: str) -> list[int]:
 
 class CpuMeter:
     """The CPU time a piece of work costs a server (its process and workers) and the PostgreSQL backends
-    of its database: per request, beside the throughput, a cost that the machine's other load moves far
-    less than it moves requests per second. A backend opened during the work counts in full; one closed
-    during it is lost (the servers keep pools)."""
+    of its database, per request: what a request costs, beside how many the machine served (on a shared
+    machine it moves too, by about 10% between rounds on 2026-12-04). A backend opened during the work
+    counts in full; one closed during it is lost (the servers keep pools)."""
 
     def __init__(self, database_url: str) -> None:
         self.database_url = database_url
