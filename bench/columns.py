@@ -25,7 +25,7 @@ from typing import Any
 
 import psycopg
 
-from bench.common import bench_backends
+from bench.common import bench_backends, load_average
 
 ROUNDS = int(os.environ.get("BENCH_ROUNDS") or 3)
 SECONDS = float(os.environ.get("BENCH_COLUMNS_SECONDS") or 5)
@@ -101,7 +101,7 @@ def _read(db_url: str, schema: str, stream: str) -> float:
 
 
 def main() -> dict[str, Any]:
-    out: dict[str, Any] = {"load_average_at_start": [round(x, 2) for x in os.getloadavg()]}
+    out: dict[str, Any] = {"load_average_at_start": load_average()}
     with bench_backends() as (db_url, _, _backends):
         with psycopg.connect(db_url, autocommit=True) as conn:
             for name, column_type in TYPES.items():
@@ -141,5 +141,5 @@ def main() -> dict[str, Any]:
                 statistics.median([y / x for x, y in zip(reads["jsonb"], reads["json"], strict=True)]), 3
             ),
         }
-    out["load_average_at_end"] = [round(x, 2) for x in os.getloadavg()]
+    out["load_average_at_end"] = load_average()
     return out

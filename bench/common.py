@@ -8,6 +8,7 @@ import socket
 import statistics
 import subprocess
 import sys
+import time
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -16,6 +17,7 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
+import requests
 from psycopg import sql
 
 from shared.backends import Backends, resolve
@@ -76,6 +78,22 @@ def server_kind() -> str:
     if kind not in SERVERS:
         raise SystemExit(f"BENCH_SERVER must be one of {', '.join(SERVERS)}, not {kind!r}")
     return kind
+
+
+def load_average() -> list[float]:
+    """The 1, 5 and 15 minute load averages, as every benchmark prints them beside its figures."""
+    return [round(x, 2) for x in os.getloadavg()]
+
+
+def wait_until_up(url: str, attempts: int = 300) -> None:
+    """Until ``url`` answers at all (a started server's first route), 0.1 s apart; raises if it never does."""
+    for _ in range(attempts):
+        try:
+            requests.get(url, timeout=1)
+            return
+        except requests.RequestException:
+            time.sleep(0.1)
+    raise RuntimeError(f"{url} did not come up")
 
 
 def free_port() -> int:

@@ -12,7 +12,7 @@ from typing import Any
 
 import requests
 
-from bench.common import SERVERS, bench_backends, latency_stats, server_kind, start_server
+from bench.common import SERVERS, bench_backends, latency_stats, server_kind, start_server, wait_until_up
 from bench.support.tally import Tally
 from services.games.domain.play import replay
 from services.games.engines.base import GameConfig
@@ -136,12 +136,7 @@ def main() -> dict[str, Any]:
         kind = server_kind()
         server, base = start_server("bench.support.tally_app:app", env, kind)
         try:
-            for _ in range(200):
-                try:
-                    if requests.get(base + "/readyz", timeout=1).status_code == 200:
-                        break
-                except requests.RequestException:
-                    time.sleep(0.1)
+            wait_until_up(base + "/readyz")
             out["http"] = http_benchmarks(base)
             out["http"]["server"] = f"{SERVERS[kind]}; clients in another process, same 2 cores"
         finally:

@@ -35,7 +35,15 @@ from typing import Any
 import psycopg
 import requests
 
-from bench.common import SERVERS, CpuMeter, bench_backends, server_kind, start_server
+from bench.common import (
+    SERVERS,
+    CpuMeter,
+    bench_backends,
+    load_average,
+    server_kind,
+    start_server,
+    wait_until_up,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 LUA = Path(__file__).parent / "support" / "move.lua"
@@ -46,19 +54,6 @@ CLIENTS = (1, 8, 32)
 PARTS = {p.strip() for p in (os.environ.get("BENCH_REFERENCE_PARTS") or "post_move,latency,writes,rebuild").split(",")}
 LONG = 1_000_000  # Tally length: the benchmark's games never end
 
-
-def load() -> list[float]:
-    return [round(x, 2) for x in os.getloadavg()]
-
-
-def _wait(url: str) -> None:
-    for _ in range(300):
-        try:
-            requests.get(url, timeout=1)
-            return
-        except requests.RequestException:
-            time.sleep(0.1)
-    raise RuntimeError(f"{url} did not come up")
 
 
 class Games:
@@ -112,7 +107,7 @@ def http_rounds(games_url: str, ref_url: str, work: Path, pids: dict[str, int], 
     loads = []
     modes = ["ref", "move", "key"]
     for r in range(ROUNDS):
-        loads.append(load())
+        loads.append(load_average())
         for c in CLIENTS:
             for mode in modes[r % 3:] + modes[:r % 3]:
                 if mode == "ref":
@@ -348,7 +343,7 @@ def _median(values: Any) -> float:
 
 
 def main() -> dict[str, Any]:
-    out: dict[str, Any] = {"load_average_at_start": load(), "cpus": os.cpu_count()}
+    out: dict[str, Any] = {"load_average_at_start": load_average(), "cpus": os.cpu_count()}
     if shutil.which("wrk") is None:
         return {**out, "error": "wrk is not installed (apt-get install wrk)"}
     with bench_backends() as (db_url, redis_url, _), tempfile.TemporaryDirectory() as tmp:
@@ -363,8 +358,8 @@ def main() -> dict[str, Any]:
         games_server, games_url = start_server("bench.support.tally_app:app", env, kind)
         ref_server, ref_url = start_server("bench.support.reference_app:app", env, kind)
         try:
-            _wait(games_url + "/readyz")
-            _wait(ref_url + "/")
+            wait_until_up(games_url + "/readyz")
+            wait_until_up(ref_url + "/")
             out["server"] = f"{SERVERS[kind]}, both apps; wrk on the same 2 cores"
             if "post_move" in PARTS:
                 pids = {"games": games_server.pid, "ref": ref_server.pid}
@@ -376,10 +371,10 @@ def main() -> dict[str, Any]:
                 server.terminate()
                 server.wait(10)
         if "writes" in PARTS:
-            out["load_average_before_writes"] = load()
+            out["load_average_before_writes"] = load_average()
             out["writes"] = writes(db_url)
         if "rebuild" in PARTS:
-            out["load_average_before_rebuild"] = load()
+            out["load_average_before_rebuild"] = load_average()
             out["rebuild"] = rebuild(db_url)
     out["targets"] = targets(out)
     return out

@@ -44,7 +44,7 @@ from typing import Any
 import psycopg
 import requests
 
-from bench.common import ROOT, bench_backends, free_port
+from bench.common import ROOT, bench_backends, free_port, load_average
 
 SECONDS = float(os.environ.get("BENCH_SOAK_SECONDS") or 600)
 SAMPLE_S = float(os.environ.get("BENCH_SOAK_SAMPLE_SECONDS") or 5)
@@ -58,10 +58,6 @@ DRAIN_S = 60.0
 ADMIN = "bench-soak-admin"
 SERVICES = ("games", "matchmaking", "questions", "ratings")
 GAUGE = re.compile(r'^speltafel_gauge\{[^}]*name="([^"]+)"[^}]*\}\s+(\S+)$')
-
-
-def load() -> list[float]:
-    return [round(x, 2) for x in os.getloadavg()]
 
 
 def rate_from(previous: dict[str, Any] | None) -> tuple[float, str]:
@@ -205,7 +201,7 @@ def soak(urls: dict[str, str], db_url: str, rate: float, length: int) -> dict[st
         at = time.monotonic() - started
         counts = _counts(db_url)
         samples.append((at, gauges(urls) | {"games_finished_not_rated": counts["games_finished"] - counts["games_rated"]}))
-        loads.append(load())
+        loads.append(load_average())
         if len(lines) > shown:
             shown = len(lines)
             print(f"bench soak: {lines[shown - 1].strip()} load {loads[-1]}", file=sys.stderr)
@@ -240,7 +236,7 @@ def soak(urls: dict[str, str], db_url: str, rate: float, length: int) -> dict[st
 def main(previous: dict[str, Any] | None = None) -> dict[str, Any]:
     rate, source = rate_from(previous)
     length = max(10, round(rate * FINISH_EVERY_S))
-    out: dict[str, Any] = {"load_average_at_start": load(), "cores": os.cpu_count(), "seconds": SECONDS,
+    out: dict[str, Any] = {"load_average_at_start": load_average(), "cores": os.cpu_count(), "seconds": SECONDS,
                            "target_moves_per_s": rate, "rate_from": source, "games_at_once": GAMES,
                            "game_length_moves": length, "sample_every_s": SAMPLE_S,
                            "flat_threshold_per_min": FLAT_PER_MIN,
@@ -264,7 +260,7 @@ def main(previous: dict[str, Any] | None = None) -> dict[str, Any]:
             out |= soak(urls, db_url, rate, length)
         finally:
             _stop_stack(stack)
-    out["load_average_at_end"] = load()
+    out["load_average_at_end"] = load_average()
     out["setup"] = ("`speltafel run` (4 services under waitress, 5 RQ workers, relay, tickers, streams, gateway) on a "
                     "fresh database; one asyncio + uvloop client process pacing Tally moves; every service's "
                     "/metrics sampled")
