@@ -74,7 +74,8 @@ test: $(STAMP) $(VENDOR) lint typecheck layers web-unit
 	( $(BIN)/pytest tests/faults -s > $$flog 2>&1; echo $$? > $$flog.rc; \
 	  $(BIN)/pytest tests/browser tests/web -s > $$blog 2>&1; echo $$? > $$blog.rc ) & slow=$$!; \
 	$(BIN)/pytest -n 2 --dist loadfile --no-loadscope-reorder tests --ignore=tests/faults --ignore=tests/browser --ignore=tests/web; main=$$?; \
-	wait $$slow; rc=$$(cat $$flog.rc); brc=$$(cat $$blog.rc); rm -f $$flog.rc $$blog.rc; \
+	wait $$slow; rc=$$(cat $$flog.rc 2>/dev/null || echo 1); brc=$$(cat $$blog.rc 2>/dev/null || echo 1); \
+	rm -f $$flog.rc $$blog.rc; \
 	echo "--- the fault tier (tests/faults), log $$flog:"; \
 	if [ $$rc -ne 0 ]; then tail -n 120 $$flog; else grep -E 'faults: |passed|failed' $$flog; fi; \
 	echo "--- the browser tier (tests/browser, tests/web), log $$blog:"; \

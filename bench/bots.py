@@ -38,7 +38,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from bench.common import latency_stats
+from bench.common import latency_stats, load_average
 from services.bots.domain.arena import Bot, play_game
 from services.bots.domain.budget import Budget
 from services.bots.domain.levels import choose as choose_level
@@ -238,7 +238,7 @@ def main() -> dict[str, Any]:
     levels = {x for x in os.environ.get("BOT_BENCH_LEVELS", "").split(",") if x}
     processes = max(1, int(os.environ.get("BOT_BENCH_PROCESSES", "2")))
     live_moves = int(os.environ.get("BOT_BENCH_LIVE_MOVES", "20"))
-    load_before = os.getloadavg()
+    load_before = load_average()
     cpu_before = _cpu()
     report: dict[str, Any] = {"games_per_pairing": games, "processes": processes, "results": [], "live": {}}
     for game_type, bench in GAMES.items():
@@ -260,8 +260,8 @@ def main() -> dict[str, Any]:
             report["live"][game_type] = live_probe(game_type, live_moves)
             print(f"  {game_type} live: {report['live'][game_type]}", file=sys.stderr, flush=True)
     report["load_average"] = {
-        "before": [round(x, 2) for x in load_before],
-        "after": [round(x, 2) for x in os.getloadavg()],
+        "before": load_before,
+        "after": load_average(),
     }
     report["cpu_minutes"] = round((_cpu() - cpu_before) / 60, 1)
     report["cpus"] = os.cpu_count()

@@ -16,7 +16,7 @@ import time
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from bench.common import bench_backends
+from bench.common import bench_backends, load_average
 
 GAMES = int(os.environ.get("CLOCK_BENCH_GAMES", "150"))
 T0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
@@ -90,7 +90,7 @@ def main() -> dict[str, Any]:
         "idle_tick_clocks_running": GAMES,
         "forfeit": results["forfeit"],
         "auto_move": results["auto_move"],
-        "load_average_1m": round(os.getloadavg()[0], 2),
+        "load_average_1m": load_average()[0],
         "cpus": os.cpu_count(),
     }
 

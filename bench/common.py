@@ -86,13 +86,15 @@ def load_average() -> list[float]:
 
 
 def wait_until_up(url: str, attempts: int = 300) -> None:
-    """Until ``url`` answers at all (a started server's first route), 0.1 s apart; raises if it never does."""
+    """Until ``url`` answers below 500 (a route the app lacks, 404, counts: the server is up; a 503 from
+    ``/readyz`` does not), 0.1 s apart; raises if it never does."""
     for _ in range(attempts):
         try:
-            requests.get(url, timeout=1)
-            return
+            if requests.get(url, timeout=1).status_code < 500:
+                return
         except requests.RequestException:
-            time.sleep(0.1)
+            pass
+        time.sleep(0.1)
     raise RuntimeError(f"{url} did not come up")
 
 

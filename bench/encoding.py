@@ -23,6 +23,7 @@ import time
 import uuid
 from typing import Any
 
+from bench.common import load_average
 from shared.canonical import canonical_bytes, canonical_json, event_hash_encoded
 from shared.eventstore.model import NewEvent
 from shared.eventstore.sealing import complete_metadata
@@ -97,7 +98,7 @@ def _time(encode: Any, items: list[Item]) -> float:
 
 
 def main() -> dict[str, Any]:
-    load = [round(x, 2) for x in os.getloadavg()]
+    load = load_average()
     items, moves, per_game = corpus()
     for item in items:  # the same hash both ways, and the stored values the same
         old, new = before(*item), after(*item)
@@ -113,7 +114,7 @@ def main() -> dict[str, Any]:
     stdlib_ratios = [a / b for a, b in zip(samples["once_stdlib"], samples["before"], strict=True)]
     return {
         "load_average_at_start": load,
-        "load_average_at_end": [round(x, 2) for x in os.getloadavg()],
+        "load_average_at_end": load_average(),
         "corpus": {"events": len(items), "moves": moves, "events_per_game_type": per_game},
         "before_us_per_event": per_event["before"],
         "after_us_per_event": per_event["after"],

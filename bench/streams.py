@@ -32,7 +32,7 @@ from typing import Any
 
 import requests
 
-from bench.common import ROOT, bench_backends, cpu_seconds, free_port
+from bench.common import ROOT, bench_backends, cpu_seconds, free_port, load_average
 
 MOVERS = 8
 VIEWERS = int(os.environ.get("BENCH_STREAM_VIEWERS") or 2000)
@@ -213,9 +213,9 @@ def run(base: str, streams: str, pids: dict[str, int]) -> dict[str, Any]:
 
 
 def main() -> dict[str, Any]:
-    load = os.getloadavg()
+    load = load_average()
     print(f"bench streams: load average at start {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}", file=sys.stderr)
-    out: dict[str, Any] = {"load_average_at_start": [round(x, 2) for x in load], "cores": os.cpu_count()}
+    out: dict[str, Any] = {"load_average_at_start": load, "cores": os.cpu_count()}
     logs = ROOT / ".data" / "bench"
     logs.mkdir(parents=True, exist_ok=True)
     with bench_backends() as (db_url, redis_url, _):
@@ -237,5 +237,5 @@ def main() -> dict[str, Any]:
                     f"one compiled epoll process (bench/support/sse_viewers.c), the movers asyncio + uvloop "
                     f"(aiohttp); {SECONDS:g} s per round, rounds without / with / without (flat out), then with the "
                     f"viewers again and the movers paced at {PACED_FRACTION:g} of the rate without viewers")
-    out["load_average_at_end"] = [round(x, 2) for x in os.getloadavg()]
+    out["load_average_at_end"] = load_average()
     return out

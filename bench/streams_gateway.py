@@ -20,7 +20,7 @@ from typing import Any
 
 import requests
 
-from bench.common import bench_backends, free_port
+from bench.common import bench_backends, free_port, load_average
 from bench.streams import ADMIN, ENGINE, ROOT, _player, _serve
 
 VIEWERS = int(os.environ.get("BENCH_GATEWAY_VIEWERS") or 100)
@@ -57,9 +57,9 @@ def _healthz(port: int) -> float | None:
 
 
 def main() -> dict[str, Any]:
-    load = os.getloadavg()
+    load = load_average()
     print(f"bench streams_gateway: load average at start {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}", file=sys.stderr)
-    out: dict[str, Any] = {"load_average_at_start": [round(x, 2) for x in load], "viewers_opened": VIEWERS}
+    out: dict[str, Any] = {"load_average_at_start": load, "viewers_opened": VIEWERS}
     logs = ROOT / ".data" / "bench"
     logs.mkdir(parents=True, exist_ok=True)
     with bench_backends() as (db_url, redis_url, _):
@@ -88,5 +88,5 @@ def main() -> dict[str, Any]:
                 proc.terminate()
                 proc.wait(20)
     out["http_threads"] = THREADS
-    out["load_average_at_end"] = [round(x, 2) for x in os.getloadavg()]
+    out["load_average_at_end"] = load_average()
     return out
