@@ -89,6 +89,6 @@ def create_streams(settings: Settings | None = None, registry: Registry | None =
         admin_token=settings.admin_token,
         redis_url=settings.redis_url,
         keepalive=float(os.environ.get("STREAM_KEEPALIVE_SECONDS") or 15),
-        batch=float(os.environ.get("STREAM_BATCH_SECONDS") or 0.025),
+        batch=float(os.environ.get("STREAM_BATCH_SECONDS") or 0.05),
         cors_origins=settings.cors_origins,
     ))

@@ -61,7 +61,7 @@ class StreamSettings:
     keepalive: float = 15.0
     cors_origins: tuple[str, ...] = ()
     threads: int = 8  # the pool that runs the service's (blocking) reads: per class, not per viewer
-    batch: float = 0.025  # seconds between two reads of one game (STREAM_BATCH_SECONDS)
+    batch: float = 0.05  # seconds between two batches of one game (STREAM_BATCH_SECONDS)
 
 
 KNOWN_MAX = 4 * PAGE  # events from notices a feed holds at most (past that it forgets them and reads)
