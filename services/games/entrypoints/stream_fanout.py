@@ -206,6 +206,10 @@ class Hub:
         self.pool.shutdown(wait=False, cancel_futures=True)
 
     # --- viewers come and go -------------------------------------------------------------------------
+    def streams(self, game_id: str) -> bool:
+        """This process has a feed for the game of exactly this id (so the game exists)."""
+        return game_id in self.feeds
+
     async def join(self, game_id: str, viewer: Viewer) -> None:
         """Subscribed (when the game's first viewer) before the first read, so no change slips between;
         raises when Redis does not answer (the caller answers 503)."""

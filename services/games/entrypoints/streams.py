@@ -34,7 +34,7 @@ from services.games.entrypoints.http import NDJSON_TYPE, SSE_TYPE, STREAM_TYPES
 from services.games.entrypoints.schemas import StreamQuery
 from services.games.entrypoints.stream_fanout import Hub, StreamSettings, Viewer
 from services.games.service_layer.handlers import GamesService
-from shared.auth import Identity, PlayerDirectory, UnknownToken, authenticate
+from shared.auth import ANONYMOUS, Identity, PlayerDirectory, UnknownToken, authenticate, bearer_token
 from shared.errors import ServiceError, problem_for_status, problem_type, status_phrase
 from shared.web.app import RETRY_AFTER_SECONDS, backend_down
 from shared.web.cors import CORS_ALLOW_HEADERS, CORS_EXPOSE_HEADERS, origin_pattern
@@ -92,7 +92,12 @@ def _identity_of(authorization: str | None, settings: StreamSettings, directory:
                       headers={"WWW-Authenticate": "Bearer"}) from None
 
 
+# room in the listen queue: a gateway's viewers reconnect all at once after a restart, and a connection
+# the queue has no room for is dropped and retried by its client only after 1, 3, 7 s (the kernel caps
+# this at net.core.somaxconn)
+LISTEN_BACKLOG = 4096
 HUB = web.AppKey("hub", Hub)
+DIRECTORY = web.AppKey("directory", PlayerDirectory)
 
 
 def create_stream_app(service: GamesService, directory: PlayerDirectory, settings: StreamSettings) -> web.Application:
@@ -147,11 +152,17 @@ def create_stream_app(service: GamesService, directory: PlayerDirectory, setting
         if media is None:
             raise Problem(406, f"this stream is served as {' or '.join(STREAM_TYPES)} (set Accept)")
         game_id = request.match_info["game_id"]
-        who = await hub.call(_identity_of, request.headers.get("Authorization"), settings, directory)
+        authorization = request.headers.get("Authorization")
+        # no bearer token: anonymous, without a trip to the thread pool (most viewers of a popular game)
+        who = (ANONYMOUS if bearer_token(authorization) is None
+               else await hub.call(_identity_of, authorization, settings, directory))
         header = request.headers.get("Last-Event-ID", "")
         last = int(header) if header.isdigit() else int(args.get("after") or 0)
-        # 404 before the stream starts; its id as the writers spell it (their channel)
-        game_id = (await hub.call(service.events, game_id, who, last, 1))["game_id"]
+        if not hub.streams(game_id):
+            # 404 before the stream starts; its id as the writers spell it (their channel). A game this
+            # process has a feed for exists under exactly that id: its joiners (thousands at once when
+            # browsers reconnect after a restart) need no read here, their catch-up is the feed's
+            game_id = (await hub.call(service.events, game_id, who, last, 1))["game_id"]
         loop = asyncio.get_running_loop()
         deadline = loop.time() + float(args["timeout"])
         viewer = Viewer(who, last, media == SSE_TYPE)
@@ -218,6 +229,7 @@ def create_stream_app(service: GamesService, directory: PlayerDirectory, setting
 
     app = web.Application(middlewares=[edges])
     app[HUB] = hub
+    app[DIRECTORY] = directory
     app.router.add_get("/v1/games/{game_id}/events/stream", stream)
     app.router.add_route("OPTIONS", "/v1/games/{game_id}/events/stream", options)
     app.router.add_get("/healthz", healthz)
@@ -301,7 +313,7 @@ def run(app: web.Application, host: str, port: int) -> None:
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stop.set)
         try:
-            await web.TCPSite(runner, host, port).start()
+            await web.TCPSite(runner, host, port, backlog=LISTEN_BACKLOG).start()
             await stop.wait()
         finally:
             await runner.cleanup()
