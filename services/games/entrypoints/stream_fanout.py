@@ -206,7 +206,7 @@ class Hub:
         self.pool.shutdown(wait=False, cancel_futures=True)
 
     # --- viewers come and go -------------------------------------------------------------------------
-    def streams(self, game_id: str) -> bool:
+    def has_feed(self, game_id: str) -> bool:
         """This process has a feed for the game of exactly this id (so the game exists)."""
         return game_id in self.feeds
 

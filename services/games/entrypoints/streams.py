@@ -153,12 +153,13 @@ def create_stream_app(service: GamesService, directory: PlayerDirectory, setting
             raise Problem(406, f"this stream is served as {' or '.join(STREAM_TYPES)} (set Accept)")
         game_id = request.match_info["game_id"]
         authorization = request.headers.get("Authorization")
-        # no bearer token: anonymous, without a trip to the thread pool (most viewers of a popular game)
+        # no bearer token: anonymous (authenticate's own answer), without a trip to the thread pool, which
+        # only a directory look-up needs (most viewers of a popular game have no token)
         who = (ANONYMOUS if bearer_token(authorization) is None
                else await hub.call(_identity_of, authorization, settings, directory))
         header = request.headers.get("Last-Event-ID", "")
         last = int(header) if header.isdigit() else int(args.get("after") or 0)
-        if not hub.streams(game_id):
+        if not hub.has_feed(game_id):
             # 404 before the stream starts; its id as the writers spell it (their channel). A game this
             # process has a feed for exists under exactly that id: its joiners (thousands at once when
             # browsers reconnect after a restart) need no read here, their catch-up is the feed's
