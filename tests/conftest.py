@@ -4,6 +4,7 @@ import os
 from collections.abc import Iterator
 
 import pytest
+from hypothesis import HealthCheck, settings
 from redis import Redis
 
 from tests.support.infra import TestDatabase, redis_test_url, resolve_for_tests
@@ -13,6 +14,12 @@ os.environ.setdefault("RATE_LIMITS", "off")
 # Connections a test's burst opened above a pool's minimum close after 30 s idle (psycopg-pool's default is
 # 10 min): the tiers share the machine's PostgreSQL and its max_connections (README, DB_POOL_MAX_IDLE).
 os.environ.setdefault("DB_POOL_MAX_IDLE", "30")
+# Property tests assert what holds of every example, never how fast one ran: no per-example deadline
+# (hypothesis' default 200 ms) and no health check on how long drawing the examples took. On a 2-core
+# machine that runs the browser and fault tiers beside the main one, a single draw took 1.4 s once and
+# failed a run of `make test` (tests/unit/test_canonical.py, 2026-12-05).
+settings.register_profile("speltafel", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("speltafel")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

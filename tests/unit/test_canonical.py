@@ -12,7 +12,7 @@ import sys
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from shared.canonical import GENESIS_HASH, canonical_bytes, event_hash, event_hash_encoded
@@ -132,3 +132,11 @@ def test_sealed_bytes_are_what_the_hash_covers_and_what_is_stored() -> None:
         events.append(sealed.event.as_dict())
         prev = sealed.event.hash
     assert verify_chain(events).ok
+
+
+def test_no_property_test_fails_on_a_slow_or_loaded_machine() -> None:
+    """The suite's hypothesis profile (tests/conftest.py), from which every ``@settings`` above takes
+    what it does not set: neither a deadline per example nor the health check on slow example
+    generation, both wall-clock timings that a busy machine breaks without any property failing."""
+    assert settings.default.deadline is None
+    assert HealthCheck.too_slow in settings.default.suppress_health_check
