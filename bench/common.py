@@ -85,6 +85,21 @@ def load_average() -> list[float]:
     return [round(x, 2) for x in os.getloadavg()]
 
 
+def python_speed_ms(rounds: int = 5) -> float:
+    """How fast this machine runs Python right now: the median of ``rounds`` timings of one fixed loop
+    (2,000,000 integer additions), in ms. The same kind of machine has served 3 x apart between sessions
+    (`bench streams` without viewers: 707-754 moves/s on 2026-12-04, 216-246 on 2026-12-05, both near
+    idle), so absolute figures of different runs compare only beside this one."""
+    timings = []
+    for _ in range(rounds):
+        start = time.perf_counter()
+        total = 0
+        for i in range(2_000_000):
+            total += i
+        timings.append(time.perf_counter() - start)
+    return round(1000 * statistics.median(timings), 1)
+
+
 def wait_until_up(url: str, attempts: int = 300) -> None:
     """Until ``url`` answers below 500 (a route the app lacks, 404, counts: the server is up; a 503 from
     ``/readyz`` does not), 0.1 s apart; raises if it never does."""

@@ -2,7 +2,9 @@
 
 A module's ``main`` with a ``previous`` parameter gets the results of the modules run before it (in name
 order), e.g. ``soak`` paces its moves at a fraction of the rate ``reference`` measured. A module that
-raises is reported under its name as ``error`` and the others still run; the exit status is then 1."""
+raises is reported under its name as ``error`` and the others still run; the exit status is then 1.
+``machine``: the load average and a Python loop's time as the run starts (figures of different runs
+compare only beside them)."""
 
 from __future__ import annotations
 
@@ -10,17 +12,22 @@ import contextlib
 import importlib
 import inspect
 import json
+import os
 import pkgutil
 import sys
 import traceback
 from pathlib import Path
+
+from bench.common import load_average, python_speed_ms
 
 HERE = Path(__file__).parent
 
 
 def main() -> int:
     only = set(sys.argv[1:])
-    results: dict[str, object] = {}
+    # the machine's state as the run starts: its load and how fast it runs Python (bench/common.py)
+    results: dict[str, object] = {"machine": {"load_average_at_start": load_average(), "cores": os.cpu_count(),
+                                              "python_loop_ms": python_speed_ms()}}
     for module in sorted(m.name for m in pkgutil.iter_modules([str(HERE)]) if not m.ispkg):
         if module in {"run", "common"} or (only and module not in only):
             continue
