@@ -43,7 +43,7 @@ def build_service(
     infra: Infrastructure, registry: Registry | None = None, publish: Publisher | None = None
 ) -> GamesService:
     """``publish``: how live-stream notices leave (default: published at once, as the queue workers and
-    the ticker do; the HTTP app hands them to a ``NoticeSender`` thread)."""
+    the ticker do; the HTTP app sends them with a ``NoticeSender``, which does not wait on Redis)."""
     return GamesService(
         registry or default_registry(),
         UnitOfWork(infra.pool),
@@ -64,7 +64,7 @@ def create_app(settings: Settings | None = None, registry: Registry | None = Non
         lambda: infra.gauges(SCHEMA),
         infra.config(),
     )
-    # notices from a thread of their own with its own Redis connection: a move does not wait on Redis
+    # notices on a connection of their own with Redis's replies off: a move does not wait on Redis
     app.extensions["games_service"] = build_service(infra, registry, NoticeSender(infra.redis).publish)
     register_view_components(app.extensions["speltafel_api"].spec, app.extensions["games_service"].registry)
     attach_examples(app.extensions["speltafel_api"].spec)
