@@ -72,7 +72,8 @@ test: $(STAMP) $(VENDOR) lint typecheck layers web-unit
 	@# machine (the main tiers 28, the browser tier 13); this way 16.5 (main 16.5, faults 5.6, browser 6.9)
 	@# (on 2026-12-05 a machine of the same kind, serving moves about 3 x slower than the night before, took
 	@# 43 min: main 42.6, faults 10.9, browser 12.7; the largest part of the main tiers' CPU is the bots'
-	@# strength tests, minutes of CPU each, tests/unit/bots/strength.py)
+	@# strength tests, minutes of CPU each, tests/unit/bots/strength.py; later that morning, in its fast state,
+	@# 13.5 min: main 13.4, faults 4.9, browser 5.1)
 	@flog=$$(mktemp /tmp/speltafel-faults.XXXXXX); blog=$$(mktemp /tmp/speltafel-browser.XXXXXX); \
 	( $(BIN)/pytest tests/faults -s > $$flog 2>&1; echo $$? > $$flog.rc; \
 	  $(BIN)/pytest tests/browser tests/web -s > $$blog 2>&1; echo $$? > $$blog.rc ) & slow=$$!; \
