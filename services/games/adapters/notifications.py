@@ -90,9 +90,9 @@ class RedisNotifier:
 class NoticeSender:
     """``RedisNotifier.publish`` without waiting on Redis, from the request's own thread: a connection of
     its own in ``CLIENT REPLY OFF`` mode, so Redis answers nothing and a notice costs one non-blocking
-    socket send of a few µs, or a share of one. (Issue 19: a thread fed by a queue, publishing with the client, cost about 0.15 ms
-    of the games process's CPU per move, 7 % of a one-client move rate; a publish through the client
-    alone is 35-60 µs, the hand-off to the thread ~25 µs.)
+    socket send of a few µs, or a share of one. (Issue 19: a thread fed by a queue, publishing with the
+    client, cost about 0.15 ms of the games process's CPU per move, 7 % of a one-client move rate; a
+    publish through the client alone is 47-63 µs, the hand-off to the thread ~25 µs.)
 
     A notice joins a queue, and the thread that holds the lock sends every notice waiting, in one send, so
     commands never interleave and no thread waits for another; a game's notices leave in the order their
