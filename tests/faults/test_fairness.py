@@ -197,6 +197,12 @@ def deal_verdicts(game_type: str, deals: list[list[list[str]]]) -> list[Verdict]
     return verdicts
 
 
+def sample(one: Callable[[int], Any], start: int) -> list[Any]:
+    """``one(i)`` for games ``start`` .. ``start + GAMES_PER_TYPE - 1``, four at a time."""
+    with ThreadPoolExecutor(4) as pool:
+        return list(pool.map(one, range(start, start + GAMES_PER_TYPE)))
+
+
 def players_for(shared_plane: Backplane, game_type: str, num_players: int) -> list[Client]:
     return [register(shared_plane.stack, f"fair-{game_type}-{k}") for k in range(num_players)]
 
@@ -208,9 +214,7 @@ def test_the_first_deal_gives_every_seat_a_fair_hand(shared_plane: Backplane, ga
     boss = admin(shared_plane.stack)
 
     def measure(start: int) -> list[Verdict]:
-        with ThreadPoolExecutor(4) as pool:
-            deals = list(pool.map(lambda i: first_deal(boss, game_type, seats, i),
-                                  range(start, start + GAMES_PER_TYPE)))
+        deals = sample(lambda i: first_deal(boss, game_type, seats, i), start)
         verdicts = deal_verdicts(game_type, deals)
         sizes = sorted({len(hand) for deal in deals for hand in deal})
         print(f"faults: fairness: {game_type}: first deals={len(deals)}, deck={len(deck)}, hand sizes={sizes}, "
@@ -227,8 +231,7 @@ def test_the_first_start_rolls_of_cityhopper_are_uniform_per_seat(shared_plane: 
     alpha = ALPHA / num_players
 
     def measure(start: int) -> list[Verdict]:
-        with ThreadPoolExecutor(4) as pool:
-            rolls = list(pool.map(lambda i: first_start_rolls(boss, seats, i), range(start, start + GAMES_PER_TYPE)))
+        rolls = sample(lambda i: first_start_rolls(boss, seats, i), start)
         verdicts = []
         for seat in range(num_players):
             stat, df = chi_square([r[seat] - 1 for r in rolls], 6)
@@ -255,8 +258,7 @@ def test_the_first_chance_event_is_uniform_per_seat_position(
         return payload
 
     def measure(start: int) -> list[Verdict]:
-        with ThreadPoolExecutor(4) as pool:
-            firsts = list(pool.map(first_chance, range(start, start + GAMES_PER_TYPE)))
+        firsts = sample(first_chance, start)
         kinds = {(f["purpose"], f["kind"], f["n"]) for f in firsts}
         assert len(kinds) == 1, f"the first chance event differs between games: {kinds}"
         purpose, kind, n = kinds.pop()

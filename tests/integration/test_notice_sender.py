@@ -41,7 +41,6 @@ def test_every_notice_arrives_in_order_with_the_same_bytes(redis_url: str) -> No
         game = games[version % 3]
         sender.publish(game, version, _rows(version))
         sent.append((channel(game), encode_notice(version, _rows(version))))
-    assert sender.flush(10)
     got: list[tuple[str, bytes]] = []
     deadline = time.monotonic() + 10
     while len(got) < len(sent) and time.monotonic() < deadline:
@@ -64,7 +63,6 @@ def test_an_unreachable_redis_does_not_hold_the_request(caplog: pytest.LogCaptur
         for version in range(1, 51):
             sender.publish("g", version, _rows(version))
         assert time.perf_counter() - started < 0.5  # 50 notices dropped without waiting on Redis
-        assert sender.flush(15)
     assert any("not published" in r.getMessage() for r in caplog.records)
     assert any("dropped" in r.getMessage() for r in caplog.records)
 

@@ -109,7 +109,6 @@ class NoticeSender:
         self._retry_seconds = retry_seconds
         self._lock = threading.Lock()
         self._conn: Any = None  # a connected redis-py connection, replies off, its socket non-blocking
-        self._pid = 0
         self._connecting = False
         self._next_try = 0.0
         self._dropped = 0
@@ -134,7 +133,9 @@ class NoticeSender:
         batch = []
         while self._waiting:
             batch.append(self._waiting.popleft())
-        conn = self._conn if self._pid == os.getpid() else None  # not a connection of a parent process
+        conn = self._conn
+        if conn is not None and conn.pid != os.getpid():  # a forked child never sends on its parent's socket
+            conn = None
         if conn is None:
             self._drop(len(batch), "not connected")
             return
@@ -150,10 +151,6 @@ class NoticeSender:
         self._conn = None
         conn.disconnect()
         self._drop(len(batch), reason)
-
-    def flush(self, timeout: float = 5.0) -> bool:
-        """Every notice published so far is in the kernel's hands (sent or dropped): True at once."""
-        return True
 
     def _drop(self, count: int, reason: str) -> None:
         """With the lock held: count and log notices not sent, and connect again if it is time."""
@@ -175,7 +172,7 @@ class NoticeSender:
             conn = None
         with self._lock:
             if conn is not None:
-                self._conn, self._pid = conn, os.getpid()
+                self._conn = conn
             self._next_try = time.monotonic() + self._retry_seconds
             self._connecting = False
         self._send_all_waiting()  # what was left to this thread while it held the lock
