@@ -23,7 +23,7 @@ from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool
 
 from shared.canonical import GENESIS_HASH
-from shared.db import one_round_trip
+from shared.db import kept_cursor, one_round_trip
 from shared.eventstore.model import (
     START,
     ConcurrencyConflict,
@@ -154,13 +154,14 @@ class PostgresEventStore(EventStore):
         encoded = self.seal(conn, stream_id, expected_version, events, prev_hash)
         sealed = [e.event for e in encoded]
         # one multi-row INSERT each (an executemany with RETURNING waits for its rows in pipeline mode)
-        cur = conn.cursor()
         rows = ", ".join(["(%s, %s, %s, %s, %s, %s, %s, %s)"] * len(encoded))
+        query = self._q(
+            "INSERT INTO {s}.events (stream_id, version, event_id, type, payload, metadata, prev_hash, hash)"
+            " VALUES " + rows + " RETURNING version, position, tx_id::text"
+        )
+        cur = kept_cursor(conn, query)  # read in finish(), before this query runs again on conn
         cur.execute(
-            self._q(
-                "INSERT INTO {s}.events (stream_id, version, event_id, type, payload, metadata, prev_hash, hash)"
-                " VALUES " + rows + " RETURNING version, position, tx_id::text"
-            ),
+            query,
             [  # payload and metadata: the bytes the hash covers, encoded once (a jsonb keeps the same value)
                 value
                 for e in encoded
@@ -187,7 +188,6 @@ class PostgresEventStore(EventStore):
 
         def finish() -> list[StoredEvent]:
             keys = {int(r[0]): (int(r[1]), int(r[2])) for r in cur.fetchall()}
-            cur.close()
             return [
                 StoredEvent(
                     keys[i.version][0],

@@ -13,6 +13,7 @@ import psycopg
 from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool
 
+from shared.db import kept_cursor
 from shared.eventstore.model import NewEvent, OutboxMessage, Snapshot, StoredEvent
 from shared.eventstore.postgres import PostgresEventStore, encoded_jsonb
 from shared.eventstore.sealing import Sealed
@@ -333,7 +334,7 @@ class GamesRepository:
             return
         assert move.row is not None, "a move updates its read model"
         answer = move.answer if move.key is not None else None
-        row = self.conn.execute(
+        row = kept_cursor(self.conn, _COMMIT_MOVE).execute(
             _COMMIT_MOVE,
             (
                 move.game_id,
