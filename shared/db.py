@@ -47,8 +47,9 @@ def pool_limits(max_size: int) -> tuple[int, float]:
 class Connection(psycopg.Connection[Any]):
     """psycopg's connection, keeping one cursor per hot statement (``kept_cursor``): a new cursor per
     statement builds a new adapter context and looks up the dumper of every parameter and the loader
-    of every returned column again, 13-40 µs of client CPU per statement as measured (an event append,
-    8 parameters: 12% of the append's whole CPU; issue 19). The pools of ``make_pool`` make these."""
+    of every returned column again. Measured (issue 19): an INSERT of 3 parameters 72-77 µs of client
+    CPU on a new cursor against 59 on a kept one; an event append through the pool 139-147 µs against
+    122-131. The pools of ``make_pool`` make these."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
