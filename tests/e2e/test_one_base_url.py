@@ -18,6 +18,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +31,7 @@ from tests.conftest import redis_db
 from tests.e2e.conftest import ADMIN
 from tests.support.infra import redis_test_url
 from tests.support.platform import Platform, free_port, platform_for, running_platform
+from tests.support.processes import child_pids, kill_group
 
 pytestmark = pytest.mark.e2e
 ROOT = Path(__file__).resolve().parents[2]
@@ -96,14 +98,10 @@ def test_a_request_through_the_base_url_reaches_each_service(platform: Platform)
 
 def children_env(pid: int) -> list[dict[str, str]]:
     found = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-            if int(fields[1]) == pid:
-                raw = (stat.parent / "environ").read_bytes()
-                found.append(dict(item.split("=", 1) for item in raw.decode().split("\0") if "=" in item))
-        except (OSError, ValueError, IndexError):
-            continue
+    for child in child_pids(pid):
+        with suppress(OSError):
+            raw = Path(f"/proc/{child}/environ").read_bytes()
+            found.append(dict(item.split("=", 1) for item in raw.decode().split("\0") if "=" in item))
     return found
 
 
@@ -261,8 +259,7 @@ def test_ctrl_c_while_starting_up_prints_no_traceback(test_database, backends, t
         proc.wait(60)
     finally:
         if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(5)
+            kill_group(proc)
     text = output.read_text(errors="replace")
     assert "Traceback" not in text, text
     assert proc.returncode in {0, 130}, text
