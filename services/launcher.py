@@ -14,7 +14,6 @@ import os
 import secrets
 import signal
 import sys
-import threading
 import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -34,7 +33,29 @@ def say(line: str) -> None:
     print(f"speltafel: {line}", flush=True)
 
 
-def wait_until_answering(urls: Mapping[str, str], supervisor: Supervisor, stop: threading.Event,
+class StopRequest:
+    """Ctrl-C or SIGTERM, as the signal handler records it: a plain attribute, no lock. A
+    ``threading.Event`` takes its lock in ``set()``; a handler runs on the main thread between two
+    bytecodes, also inside ``Event.wait`` while that thread holds the same lock, and would then wait for
+    itself for ever (the hazard of CPython issue 126434). ``wait`` sleeps in steps of 50 ms instead."""
+
+    def __init__(self) -> None:
+        self.requested = False
+
+    def set(self) -> None:
+        self.requested = True
+
+    def is_set(self) -> bool:
+        return self.requested
+
+    def wait(self, timeout: float) -> bool:
+        deadline = time.monotonic() + timeout
+        while not self.requested and (left := deadline - time.monotonic()) > 0:
+            time.sleep(min(left, 0.05))
+        return self.requested
+
+
+def wait_until_answering(urls: Mapping[str, str], supervisor: Supervisor, stop: StopRequest,
                          timeout: float = READY_TIMEOUT) -> list[str]:
     """Poll each ``/healthz`` until all answer (restarting dead children meanwhile); the ones that
     still do not answer after ``timeout``."""
@@ -82,7 +103,7 @@ def launch(root: Path, data: Path | None = None) -> int:
     signal.signal(signal.SIGTERM, _interrupt)  # until the children run, SIGTERM is Ctrl-C: clean up and go
     backends: Backends | None = None
     supervisor: Supervisor | None = None
-    stop = threading.Event()
+    stop = StopRequest()
     started = time.monotonic()
     try:
         backends = resolve(data, allow_containers=False)
