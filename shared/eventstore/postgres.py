@@ -92,10 +92,16 @@ class PostgresEventStore(EventStore):
         query; the unique key on (stream_id, version) still catches every concurrent writer).
         Bound to a caller's connection, no savepoint is taken: a conflict aborts the caller's
         transaction, which it rolls back."""
-        with self._conn() as conn:
+        source = self._source
+        try:
+            if not isinstance(source, ConnectionPool):
+                return self._append(source, stream_id, expected_version, events, outbox, prev_hash)()
+            # getconn and putconn, not the pool's connection() with its two context managers (its own and
+            # the connection's, which calls commit): with 8 writer processes on 2 cores the writers' CPU
+            # per append fell from 144-146 to 126-131 µs and appends/s rose 8 % (issue 19). Every path
+            # below ends outside a transaction, and putconn rolls back one that did not, as before.
+            conn = source.getconn()
             try:
-                if not isinstance(self._source, ConnectionPool):
-                    return self._append(conn, stream_id, expected_version, events, outbox, prev_hash)()
                 if prev_hash is None or expected_version == 0:  # the head must be read first
                     with conn.transaction():
                         return self._append(conn, stream_id, expected_version, events, outbox, prev_hash)()
@@ -108,8 +114,10 @@ class PostgresEventStore(EventStore):
                 with one_round_trip(conn):  # BEGIN, the inserts and COMMIT in one sync
                     finish = self._append(conn, stream_id, expected_version, events, outbox, prev_hash)
                 return finish()
-            except psycopg.errors.UniqueViolation as exc:
-                raise ConcurrencyConflict(stream_id, expected_version) from exc
+            finally:
+                source.putconn(conn)
+        except psycopg.errors.UniqueViolation as exc:
+            raise ConcurrencyConflict(stream_id, expected_version) from exc
 
     def seal(
         self,

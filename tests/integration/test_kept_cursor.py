@@ -71,6 +71,31 @@ def test_a_conflict_on_the_kept_cursor_leaves_the_next_append_whole(pool: Any) -
     assert verify_chain([e.as_dict() for e in stored]).ok
 
 
+def test_every_failed_append_gives_its_connection_back_to_the_pool(pool: Any) -> None:
+    """The pool-bound append takes its connection with getconn and returns it with putconn (issue 19:
+    the pool's context managers cost client CPU). With one connection in the pool, an append that
+    kept it after a failure would leave the next append waiting for a connection until PoolTimeout."""
+    store = PostgresEventStore(pool, "games")
+    stream = f"kept-return-{uuid.uuid4()}"
+    first = store.append(stream, 0, [NewEvent("Added", {"n": 0})])[-1]
+    failures = [
+        lambda: store.append(stream, 5, [NewEvent("Added", {"n": 6})]),  # the head read: at 1, not 5
+        lambda: store.append(stream, 0, [NewEvent("Added", {"n": 1})], prev_hash=first.hash),  # unique key
+        lambda: store.append(stream, 1, [NewEvent("Added", {"n": float("nan")})], prev_hash=first.hash),
+        lambda: store.append(stream, 1, [NewEvent("Added", {"n": 2**70})], (OutboxMessage("q", "job", {}),),
+                             prev_hash=first.hash),
+    ]
+    for fail in failures:
+        with pytest.raises((ConcurrencyConflict, ValueError)):
+            fail()
+        assert pool.get_stats()["pool_available"] == 1
+    second = store.append(stream, 1, [NewEvent("Added", {"n": 1})], prev_hash=first.hash)[-1]
+    assert [e.payload for e in store.read_stream(stream)] == [{"n": 0}, {"n": 1}]
+    with pool.connection() as conn:  # back idle, outside any transaction and not in autocommit
+        assert conn.info.transaction_status == psycopg.pq.TransactionStatus.IDLE and not conn.autocommit
+    assert second.version == 2
+
+
 def test_a_connection_of_another_class_gets_a_cursor_of_its_own_each_time(database_url: str) -> None:
     with psycopg.connect(database_url) as conn:
         assert kept_cursor(conn, "SELECT 1") is not kept_cursor(conn, "SELECT 1")
