@@ -98,7 +98,7 @@ class PostgresEventStore(EventStore):
                 return self._append(source, stream_id, expected_version, events, outbox, prev_hash)()
             # getconn and putconn, not the pool's connection() with its two context managers (its own and
             # the connection's, which calls commit): with 8 writer processes on 2 cores the writers' CPU
-            # per append fell from 144-146 to 126-131 µs and appends/s rose 8 % (issue 19). Every path
+            # per append fell from 144-146 to 126-132 µs and appends/s rose 8 % (issue 19). Every path
             # below ends outside a transaction, and putconn rolls back one that did not, as before.
             conn = source.getconn()
             try:

@@ -22,15 +22,15 @@ class Sealed:
 
 
 def new_event_id() -> str:
-    """A UUID version 7 (RFC 9562): its first 48 bits are the time in milliseconds, so the ids of new
-    events sort after older ones and each insert into the unique ``event_id`` index lands on its right
-    edge, as the ``position`` key's do, not on a random leaf page. With random (version 4) ids nearly
-    every append dirtied a page of that index not yet written since the last checkpoint, which costs
-    the whole page in the write-ahead log. Measured (issue 19), write-ahead-log bytes per append after
-    a checkpoint: 1,413-1,439 with version 4 against 1,052 with these on a table of 80,000 events, and
-    5,742-5,834 against 1,054 on 1.9 million. An event id only names an event (it guards nothing),
-    and the time it holds is ``recorded_at``'s. uuid-utils makes one in 0.25 µs (``uuid.uuid4``:
-    2 µs; the standard library has ``uuid7`` from Python 3.14 on)."""
+    """A UUID version 7 (RFC 9562): its first 48 bits are the time in milliseconds, then (in uuid-utils)
+    a counter within the millisecond, so new ids sort after older ones and each insert into the unique
+    ``event_id`` index lands on its right edge, as the ``position`` key's do, not on a random leaf page.
+    With random (version 4) ids nearly every append dirtied a page of that index not yet written since
+    the last checkpoint, which costs the whole page in the write-ahead log. Measured (issue 19),
+    write-ahead-log bytes per append after a checkpoint: 1,413-1,439 with version 4 against 1,052 with
+    these on a table of 80,000 events, and 5,742-5,834 against 1,054 on 1.9 million. An event id only
+    names an event (it guards nothing), and the time it holds is ``recorded_at``'s. uuid-utils makes
+    one in 0.25 µs (``uuid.uuid4``: 2 µs; the standard library has ``uuid7`` from Python 3.14 on)."""
     return str(uuid_utils.uuid7())
 
 
