@@ -23,7 +23,7 @@ from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool
 
 from shared.canonical import GENESIS_HASH
-from shared.db import kept_cursor, one_round_trip
+from shared.db import Borrowed, kept_cursor, one_round_trip
 from shared.eventstore.model import (
     START,
     ConcurrencyConflict,
@@ -96,12 +96,7 @@ class PostgresEventStore(EventStore):
         try:
             if not isinstance(source, ConnectionPool):
                 return self._append(source, stream_id, expected_version, events, outbox, prev_hash)()
-            # getconn and putconn, not the pool's connection() with its two context managers (its own and
-            # the connection's, which calls commit): with 8 writer processes on 2 cores the writers' CPU
-            # per append fell from 144-146 to 126-132 µs and appends/s rose 8 % (issue 19). Every path
-            # below ends outside a transaction, and putconn rolls back one that did not, as before.
-            conn = source.getconn()
-            try:
+            with Borrowed(source) as conn:  # every path below ends outside a transaction
                 if prev_hash is None or expected_version == 0:  # the head must be read first
                     with conn.transaction():
                         return self._append(conn, stream_id, expected_version, events, outbox, prev_hash)()
@@ -114,8 +109,6 @@ class PostgresEventStore(EventStore):
                 with one_round_trip(conn):  # BEGIN, the inserts and COMMIT in one sync
                     finish = self._append(conn, stream_id, expected_version, events, outbox, prev_hash)
                 return finish()
-            finally:
-                source.putconn(conn)
         except psycopg.errors.UniqueViolation as exc:
             raise ConcurrencyConflict(stream_id, expected_version) from exc
 

@@ -13,7 +13,7 @@ import psycopg
 from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool
 
-from shared.db import kept_cursor
+from shared.db import Borrowed, kept_cursor
 from shared.eventstore.model import NewEvent, OutboxMessage, Snapshot, StoredEvent
 from shared.eventstore.postgres import PostgresEventStore, encoded_jsonb
 from shared.eventstore.sealing import Sealed
@@ -401,7 +401,7 @@ class UnitOfWork:
         from a concurrent writer, a dead token, a busy key) are raised when the block ends; nothing
         is written then. ``repo.staged.replayed`` afterwards: the answer an earlier request with the
         same Idempotency-Key had stored (nothing written)."""
-        with self.pool.connection() as conn:
+        with Borrowed(self.pool) as conn:  # it ends idle, or closed
             conn.autocommit = True
             try:
                 repo = GamesRepository(conn, StagedMove())
