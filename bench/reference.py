@@ -15,7 +15,8 @@ The load average is printed at the start and before every round. Run: ``make ben
 or ``.venv/bin/python -m bench.run reference``; ``BENCH_SECONDS`` (default 5) per wrk run,
 ``BENCH_ROUNDS`` (default 3); ``BENCH_REFERENCE_PARTS`` (comma-separated, default all:
 ``post_move,latency,writes,rebuild``) runs only those parts, e.g. ``BENCH_REFERENCE_PARTS=post_move``
-for the POST move / reference ratios alone."""
+for the POST move / reference ratios alone; ``BENCH_CLIENTS`` (default ``1,8,32``) the wrk connection
+counts of that part (the targets are judged at the three defaults)."""
 
 from __future__ import annotations
 
@@ -50,7 +51,7 @@ LUA = Path(__file__).parent / "support" / "move.lua"
 PEER = Path(__file__).parent / "support" / "peer_eventsourcing.py"
 SECONDS = float(os.environ.get("BENCH_SECONDS") or 5)
 ROUNDS = int(os.environ.get("BENCH_ROUNDS") or 3)
-CLIENTS = (1, 8, 32)
+CLIENTS = tuple(int(c) for c in (os.environ.get("BENCH_CLIENTS") or "1,8,32").split(","))  # wrk connections
 PARTS = {p.strip() for p in (os.environ.get("BENCH_REFERENCE_PARTS") or "post_move,latency,writes,rebuild").split(",")}
 LONG = 1_000_000  # Tally length: the benchmark's games never end
 
