@@ -227,6 +227,12 @@ def test_no_endpoint_shows_a_seat_what_is_hidden_from_it(shared_plane: Backplane
             entitled = [dict(leaves(engine.view(mirror.progress.state, s))) for s in range(num_players)]
             tokens = [hidden_tokens(full["view"], spec_view, public_text, vocabulary, s, entitled[s])
                       for s in range(num_players)]
+            # the legal moves list every answer of an open question, the right one among them (a flag:
+            # every pair of palette colours, in palette order, so a two-colour flag's key is one of
+            # them when its colours come in that order): what would betray the key there is the
+            # list's order, judged by the statistical test below, not that the answer is listed
+            listed = {json.dumps({name: value}, sort_keys=True)[1:-1]
+                      for key in answer_keys(full["view"]) for name, value in key.items()}
             for seat, client in enumerate(seats):
                 texts = {
                     "view": canon(client.get(f"/v1/games/{game_id}").text),
@@ -259,12 +265,6 @@ def test_no_endpoint_shows_a_seat_what_is_hidden_from_it(shared_plane: Backplane
                         answerable += 1
                         betrayed += first_move_is_right(key, json.loads(texts["legal-moves"]).get("moves") or [])
                 others, nobodys = tokens[seat]
-                # the legal moves list every answer of an open question, the right one among them (a flag:
-                # every pair of palette colours, in palette order, so a two-colour flag's key is one of
-                # them when its colours come in that order): what would betray the key there is the
-                # list's order, judged by the statistical test below, not that the answer is listed
-                listed = {json.dumps({name: value}, sort_keys=True)[1:-1]
-                          for key in answer_keys(full["view"]) for name, value in key.items()}
                 for where, text in texts.items():
                     # a seat's history may name what it saw since; what it shows now must be hidden now
                     now = where not in ("events", "stream")
