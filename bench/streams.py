@@ -5,8 +5,10 @@
 Every server is the process ``make run`` starts (``speltafel serve games`` under waitress, ``speltafel
 streams``), on a fresh database. The 2,000 viewers are one compiled process (``bench/support/sse_viewers.c``,
 one epoll loop, built with ``cc`` here; the asyncio client of ``bench/support/stream_load.py`` when there
-is no compiler), so the client measuring the gateway costs the shared cores little; the movers are one
-asyncio + uvloop process (aiohttp). They share the machine's cores with the servers, PostgreSQL and
+is no compiler), so the client measuring the gateway costs the shared cores little; the movers of the
+flat-out rounds are wrk (``bench/support/move.lua``, one connection per game; ``BENCH_STREAM_MOVERS=aiohttp``
+for the asyncio client used before 2026-12-05's night, or when wrk is missing), those of the paced round
+the asyncio + uvloop client (aiohttp), which keeps a schedule. They share the machine's cores with the servers, PostgreSQL and
 Redis, so the load average at the start is printed with the figures. Rounds are interleaved: without
 viewers, with, without; the ratio is with / mean(without). The movers go flat out in those rounds, so the
 2 cores are saturated and a delivery's delay there is mostly its wait for a core; a last round opens the
@@ -23,6 +25,7 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -33,8 +36,10 @@ from typing import Any
 import requests
 
 from bench.common import ROOT, bench_backends, cpu_seconds, free_port, load_average
+from bench.reference import wrk
 
 MOVERS = 8
+MOVER_CLIENT = os.environ.get("BENCH_STREAM_MOVERS") or ("wrk" if shutil.which("wrk") else "aiohttp")
 VIEWERS = int(os.environ.get("BENCH_STREAM_VIEWERS") or 2000)
 SECONDS = float(os.environ.get("BENCH_STREAM_SECONDS") or 20)
 PACED_FRACTION = float(os.environ.get("BENCH_STREAM_PACED_FRACTION") or 0.5)  # of the rate without viewers
@@ -85,6 +90,12 @@ def _viewer_client(streams: str, specs: list[dict[str, Any]], grace: float) -> t
                      + "".join(f"{s['game']} {s['after']} {s['token'] or '-'}\n" for s in specs))
     proc.stdin.flush()
     return proc, True
+
+
+def _children_cpu_s() -> float:
+    """CPU seconds of this process's children that have been waited for (the load clients)."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
 
 
 def _result(proc: subprocess.Popen[str], timeout: float) -> dict[str, Any]:
@@ -139,10 +150,28 @@ def run(base: str, streams: str, pids: dict[str, int]) -> dict[str, Any]:
     movers = {"url": base, "seconds": SECONDS, "games": games}
     _result(_client("movers", movers | {"seconds": 2}), 120)  # warm-up
 
-    def without() -> dict[str, Any]:
-        return _result(_client("movers", movers), SECONDS + 120)
+    def play(rate: float | None = None) -> dict[str, Any]:
+        """One round of the 8 movers: flat out (``rate`` None) by wrk (``bench/support/move.lua``, one
+        connection per game, as in ``bench/reference.py``) unless ``BENCH_STREAM_MOVERS=aiohttp``; paced
+        by the asyncio client, which keeps a schedule (wrk has no pace). With the client's CPU seconds."""
+        before = _children_cpu_s()
+        if rate or MOVER_CLIENT != "wrk":
+            result = _result(_client("movers", movers | ({"rate": rate} if rate else {})), SECONDS + 120)
+            result["client"] = "asyncio + uvloop (aiohttp)"
+        else:
+            path = ROOT / ".data" / "bench" / "streams-games.txt"
+            lines = []
+            for g in games:
+                now = requests.get(f"{base}/v1/games/{g['id']}", timeout=30).json()
+                lines.append(f"{g['id']} {g['tokens'][0]} {g['tokens'][1]} {now['version']} {now['to_move'][0]}")
+            path.write_text("\n".join(lines) + "\n")
+            r = wrk(base, MOVERS, "move", path, seconds=SECONDS)
+            made = r["requests"] - r["errors"]
+            result = {"clients": MOVERS, "moves": made, "moves_per_s": round(made / r["duration_s"], 1),
+                      "errors": r["errors"], "p50_ms": r["p50_ms"], "p99_ms": r["p99_ms"], "client": "wrk"}
+        return result | {"client_cpu_s": round(_children_cpu_s() - before, 1)}
 
-    rounds: dict[str, Any] = {"without_1": without()}
+    rounds: dict[str, Any] = {"without_1": play()}
 
     def with_viewers(rate: float | None) -> dict[str, Any]:
         """One round of the movers (``rate``: paced at that many moves/s in all; None: flat out) with
@@ -165,7 +194,7 @@ def run(base: str, streams: str, pids: dict[str, int]) -> dict[str, Any]:
         reads_before = _reads(streams)
         noticed_before = _reads(streams, NOTICED)
         cpu_before = {name: cpu_seconds(pid) for name, pid in (pids | {"viewer_client": viewers.pid}).items()}
-        moves = _result(_client("movers", movers | ({"rate": rate} if rate else {})), SECONDS + 120)
+        moves = play(rate)
         cpu = {name: round(cpu_seconds(pid) - cpu_before[name], 1)
                for name, pid in (pids | {"viewer_client": viewers.pid}).items()}
         reads = _reads(streams) - reads_before
@@ -189,7 +218,7 @@ def run(base: str, streams: str, pids: dict[str, int]) -> dict[str, Any]:
     full = with_viewers(None)
     rounds["with_viewers"] = full["moves"]
     lag = _lag(streams)
-    rounds["without_2"] = without()
+    rounds["without_2"] = play()
     alone = (rounds["without_1"]["moves_per_s"] + rounds["without_2"]["moves_per_s"]) / 2
     paced_rate = round(PACED_FRACTION * alone, 1)
     paced = with_viewers(paced_rate)
@@ -234,8 +263,9 @@ def main() -> dict[str, Any]:
                 proc.wait(20)
     out["setup"] = (f"{VIEWERS} SSE viewers on one `speltafel streams` process, {MOVERS} movers on "
                     f"{MOVERS} Tally games against `speltafel serve games` (waitress); load clients: the viewers "
-                    f"one compiled epoll process (bench/support/sse_viewers.c), the movers asyncio + uvloop "
-                    f"(aiohttp); {SECONDS:g} s per round, rounds without / with / without (flat out), then with the "
+                    f"one compiled epoll process (bench/support/sse_viewers.c), the flat-out movers "
+                    f"{'wrk (bench/support/move.lua)' if MOVER_CLIENT == 'wrk' else 'asyncio + uvloop (aiohttp)'}, "
+                    f"the paced ones asyncio + uvloop (aiohttp); {SECONDS:g} s per round, rounds without / with / without (flat out), then with the "
                     f"viewers again and the movers paced at {PACED_FRACTION:g} of the rate without viewers")
     out["load_average_at_end"] = load_average()
     return out
