@@ -5,11 +5,13 @@
 Every server is the process ``make run`` starts (``speltafel serve games`` under waitress, ``speltafel
 streams``), on a fresh database. The 2,000 viewers are one compiled process (``bench/support/sse_viewers.c``,
 one epoll loop, built with ``cc`` here; the asyncio client of ``bench/support/stream_load.py`` when there
-is no compiler), so the client measuring the gateway costs the shared cores little; the movers of the
-flat-out rounds are wrk (``bench/support/move.lua``, one connection per game; ``BENCH_STREAM_MOVERS=aiohttp``
-for the asyncio client used before 2026-12-05's night, or when wrk is missing), those of the paced round
-the asyncio + uvloop client (aiohttp), which keeps a schedule. They share the machine's cores with the servers, PostgreSQL and
-Redis, so the load average at the start is printed with the figures. Rounds are interleaved: without
+is no compiler), so the client measuring the gateway costs the shared cores little. The movers of the
+flat-out rounds are wrk (``bench/support/move.lua``, one connection per game), a compiled client like the
+reference module's: the asyncio client used before 2026-12-05's night (``BENCH_STREAM_MOVERS=aiohttp``,
+also taken when wrk is missing) used 3-5 times its CPU, all in one process that lost its share of the
+cores to the viewers. The paced round's movers are that asyncio + uvloop client (aiohttp), which keeps
+a schedule. The clients share the machine's cores with the servers, PostgreSQL and Redis, so the load
+average at the start is printed with the figures. Rounds are interleaved: without
 viewers, with, without; the ratio is with / mean(without). The movers go flat out in those rounds, so the
 2 cores are saturated and a delivery's delay there is mostly its wait for a core; a last round opens the
 viewers again with the movers paced at ``BENCH_STREAM_PACED_FRACTION`` (default 0.5) of the rate without
