@@ -78,11 +78,16 @@ class Games:
         return {"id": r.json()["id"], "tokens": [ta, tb]}
 
     def write_file(self, games: list[dict[str, Any]], path: Path) -> None:
-        lines = []
-        for g in games:
-            now = self.admin.get(f"{self.base}/v1/games/{g['id']}", timeout=10).json()
-            lines.append(f"{g['id']} {g['tokens'][0]} {g['tokens'][1]} {now['version']} {now['to_move'][0]}")
-        path.write_text("\n".join(lines) + "\n")
+        write_games_file(self.admin, self.base, games, path)
+
+
+def write_games_file(session: requests.Session, base: str, games: list[dict[str, Any]], path: Path) -> None:
+    """``bench/support/move.lua``'s GAMES_FILE: per game "id token0 token1 version seat_to_move", as now."""
+    lines = []
+    for g in games:
+        now = session.get(f"{base}/v1/games/{g['id']}", timeout=10).json()
+        lines.append(f"{g['id']} {g['tokens'][0]} {g['tokens'][1]} {now['version']} {now['to_move'][0]}")
+    path.write_text("\n".join(lines) + "\n")
 
 
 def wrk(url: str, clients: int, mode: str, games_file: Path, max_requests: int = 0, seconds: float = SECONDS) -> dict[str, Any]:

@@ -38,7 +38,7 @@ from typing import Any
 import requests
 
 from bench.common import ROOT, bench_backends, cpu_seconds, free_port, load_average
-from bench.reference import wrk
+from bench.reference import write_games_file, wrk
 
 MOVERS = 8
 MOVER_CLIENT = os.environ.get("BENCH_STREAM_MOVERS") or ("wrk" if shutil.which("wrk") else "aiohttp")
@@ -150,6 +150,7 @@ def run(base: str, streams: str, pids: dict[str, int]) -> dict[str, Any]:
         games.append({"id": r.json()["id"], "tokens": [ta, tb]})
     spectators = [_player(base, f"s{k}")[1] for k in range(24 * MOVERS)]
     movers = {"url": base, "seconds": SECONDS, "games": games}
+    session = requests.Session()
     _result(_client("movers", movers | {"seconds": 2}), 120)  # warm-up
 
     def play(rate: float | None = None) -> dict[str, Any]:
@@ -162,11 +163,7 @@ def run(base: str, streams: str, pids: dict[str, int]) -> dict[str, Any]:
             result["client"] = "asyncio + uvloop (aiohttp)"
         else:
             path = ROOT / ".data" / "bench" / "streams-games.txt"
-            lines = []
-            for g in games:
-                now = requests.get(f"{base}/v1/games/{g['id']}", timeout=30).json()
-                lines.append(f"{g['id']} {g['tokens'][0]} {g['tokens'][1]} {now['version']} {now['to_move'][0]}")
-            path.write_text("\n".join(lines) + "\n")
+            write_games_file(session, base, games, path)
             r = wrk(base, MOVERS, "move", path, seconds=SECONDS)
             made = r["requests"] - r["errors"]
             result = {"clients": MOVERS, "moves": made, "moves_per_s": round(made / r["duration_s"], 1),
