@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import tempfile
+import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -161,7 +162,8 @@ def test_a_repeated_key_is_answered_by_the_one_statement(database_url: str) -> N
 def test_the_key_lock_waits_its_timeout_and_restores_it(pool: Any, database_url: str) -> None:
     """The Idempotency-Key's lock in games.commit_move is GamesRepository.lock_idempotency_key's: a move
     with a key held by a running request waits at most ``idempotency_wait`` (then 409 in flight, nothing
-    written); called inside a transaction, it leaves that transaction's lock_timeout as it was."""
+    written); one that gets the lock within its wait goes on, and, called inside a transaction, leaves
+    that transaction's lock_timeout as it was (migration 0005 switches it only while it waits)."""
     service = GamesService(REGISTRY, UnitOfWork(pool), idempotency_wait=0.2)
     game_id, seats = diceduel(service, pool)
     who, version = next_move(service, game_id, seats)
@@ -176,13 +178,20 @@ def test_the_key_lock_waits_its_timeout_and_restores_it(pool: Any, database_url:
         status, _, _ = service.make_move(who, game_id, {"type": "roll"}, version, "free")  # another key: no wait
         assert status == 201
         holder.rollback()
-    with pool.connection() as conn, conn.transaction():
-        conn.execute("SET LOCAL lock_timeout = '7s'")
-        row = conn.execute(
-            "SELECT * FROM games.commit_move(%s, '[]', '[]', '[]', 'running', 0, '', '[]', NULL, NULL, %s, NULL,"
-            " 'k9', '200ms', 'h', 201, '{}')",
-            (str(uuid.uuid4()), who.player_id),
-        ).fetchone()
-        assert row is None
-        assert conn.execute("SELECT current_setting('lock_timeout')").fetchone() == ("7s",)
-        raise psycopg.Rollback()
+        GamesRepository(holder).lock_idempotency_key(who.player_id, "k9", 1.0)  # released 0.3 s from now
+        release = threading.Timer(0.3, holder.rollback)
+        release.start()
+        try:
+            with pool.connection() as conn, conn.transaction():
+                conn.execute("SET LOCAL lock_timeout = '7s'")
+                started = time.monotonic()
+                row = conn.execute(
+                    "SELECT * FROM games.commit_move(%s, '[]', '[]', '[]', 'running', 0, '', '[]', NULL, NULL, %s,"
+                    " NULL, 'k9', '5s', 'h', 201, '{}')",
+                    (str(uuid.uuid4()), who.player_id),
+                ).fetchone()
+                assert row is None and 0.25 < time.monotonic() - started < 5  # it waited, then wrote
+                assert conn.execute("SELECT current_setting('lock_timeout')").fetchone() == ("7s",)
+                raise psycopg.Rollback()
+        finally:
+            release.join()
