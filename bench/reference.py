@@ -4,16 +4,17 @@
   against a bare reference endpoint (``bench/support/reference_app.py``: Flask, one INSERT and one RQ
   enqueue) under the same server (``BENCH_SERVER``: the production waitress by default, or gunicorn;
   ``bench/common.py``); wrk is the load generator (``bench/support/move.lua``), one
-  connection per wrk thread, each playing its own game.
+  connection per wrk thread, each playing its own game; the three alternate in short slices.
 - A raw single-row INSERT (one statement, its own transaction) and the event store's append, with 1
   and 8 writers (processes).
 - Rebuilding a 10,000-event game from PostgreSQL without snapshots (and with them) against the
   ``eventsourcing`` library's reconstruct of as many events (``.bench-venv``, bench only).
 - Move latency at version 5,000 against version 10.
 
-The load average is printed at the start and before every round. Run: ``make bench`` (all modules)
-or ``.venv/bin/python -m bench.run reference``; ``BENCH_SECONDS`` (default 5) per wrk run,
-``BENCH_ROUNDS`` (default 3); ``BENCH_REFERENCE_PARTS`` (comma-separated, default all:
+The load average is printed at the start and before each part. Run: ``make bench`` (all modules)
+or ``.venv/bin/python -m bench.run reference``; POST move: ``BENCH_SLICES`` (default 24) rounds of
+``BENCH_SLICE_SECONDS`` (default 1) per mode and client count; the other parts: ``BENCH_SECONDS``
+(default 5) per run, ``BENCH_ROUNDS`` (default 3); ``BENCH_REFERENCE_PARTS`` (comma-separated, default all:
 ``post_move,latency,writes,rebuild``) runs only those parts, e.g. ``BENCH_REFERENCE_PARTS=post_move``
 for the POST move / reference ratios alone; ``BENCH_CLIENTS`` (default ``1,8,32``) the wrk connection
 counts of that part (the targets are judged at the three defaults)."""
@@ -51,6 +52,9 @@ LUA = Path(__file__).parent / "support" / "move.lua"
 PEER = Path(__file__).parent / "support" / "peer_eventsourcing.py"
 SECONDS = float(os.environ.get("BENCH_SECONDS") or 5)
 ROUNDS = int(os.environ.get("BENCH_ROUNDS") or 3)
+SLICES = int(os.environ.get("BENCH_SLICES") or 24)  # POST move: rounds of short runs per client count (a multiple
+# of 3, so each mode runs first, second and third equally often)
+SLICE_SECONDS = int(os.environ.get("BENCH_SLICE_SECONDS") or 1)  # wrk's -d takes whole seconds
 CLIENTS = tuple(int(c) for c in (os.environ.get("BENCH_CLIENTS") or "1,8,32").split(","))  # wrk connections
 PARTS = {p.strip() for p in (os.environ.get("BENCH_REFERENCE_PARTS") or "post_move,latency,writes,rebuild").split(",")}
 LONG = 1_000_000  # Tally length: the benchmark's games never end
@@ -102,58 +106,105 @@ def wrk(url: str, clients: int, mode: str, games_file: Path, max_requests: int =
 
 
 def http_rounds(games_url: str, ref_url: str, work: Path, pids: dict[str, int], meter: CpuMeter) -> dict[str, Any]:
-    """``ROUNDS`` rounds of every mode at every client count; the modes' order turns by one each round
-    (ref, move, key; then move, key, ref; ...), so no mode always runs right after the same other.
-    Besides wrk's rate and p99, each run's CPU per request of its server and of PostgreSQL."""
+    """At each client count, ``SLICES`` rounds of ``SLICE_SECONDS`` wrk runs of every mode; the modes'
+    order turns by one each round (ref, move, key; then move, key, ref; ...), so no mode always runs
+    right after the same other. This shared machine's speed moves by 10-15 % within seconds; many short
+    slices, alternated, spread that over every mode alike, where 3 rounds of 5 s left it in the ratios
+    (docs/benchmarks.md, 2026-12-06 morning). Each mode's rate is its
+    requests over its time, all slices together (what "moves/s over the run" means), and a ratio is
+    of those; beside it the median and quartiles of the rounds' own ratios show the spread. Latency
+    percentiles come from each mode's merged histogram (every request of its slices); CPU per request
+    (its server's and PostgreSQL's) is each mode's total CPU over its total requests."""
     games = Games(games_url)
     pools = {(mode, c): [games.new() for _ in range(c)] for mode in ("move", "key") for c in CLIENTS}
     ref_file = work / "ref.txt"
     ref_file.write_text("\n".join("x t t 0 0" for _ in range(max(CLIENTS))) + "\n")
-    runs: dict[str, list[dict[str, Any]]] = {}
-    loads = []
+    out: dict[str, Any] = {"slices": SLICES, "slice_seconds": SLICE_SECONDS, "load_average_before_each_client_count": {}}
     modes = ["ref", "move", "key"]
-    for r in range(ROUNDS):
-        loads.append(load_average())
-        for c in CLIENTS:
+    for c in CLIENTS:
+        out["load_average_before_each_client_count"][c] = load_average()
+        runs: dict[str, list[dict[str, Any]]] = {m: [] for m in modes}
+        for r in range(SLICES):
             for mode in modes[r % 3:] + modes[:r % 3]:
                 if mode == "ref":
-                    result = meter.measure(pids["ref"], partial(wrk, ref_url, c, "ref", ref_file))
+                    result = meter.measure(pids["ref"], partial(wrk, ref_url, c, "ref", ref_file, seconds=SLICE_SECONDS))
                 else:
                     path = work / f"{mode}-{c}.txt"
                     games.write_file(pools[(mode, c)], path)
-                    result = meter.measure(pids["games"], partial(wrk, games_url, c, mode, path))
-                runs.setdefault(f"{mode}_{c}", []).append(result)
-    out: dict[str, Any] = {"load_average_before_each_round": loads}
-    for c in CLIENTS:
-        ref, move, key = runs[f"ref_{c}"], runs[f"move_{c}"], runs[f"key_{c}"]
-        ratio = [m["per_s"] / r["per_s"] for m, r in zip(move, ref, strict=True)]
-        key_ratio = [k["per_s"] / m["per_s"] for k, m in zip(key, move, strict=True)]
-        key_cpu = [_cpu(k) / _cpu(m) for k, m in zip(key, move, strict=True)]
-        p99 = [m["p99_ms"] / r["p99_ms"] for m, r in zip(move, ref, strict=True)]
-        out[f"clients_{c}"] = {
-            "reference_per_s": _median(r["per_s"] for r in ref),
-            "move_per_s": _median(m["per_s"] for m in move),
-            "move_with_key_per_s": _median(k["per_s"] for k in key),
-            "ratio_move_to_reference": _median(ratio),
-            "ratio_move_with_key_to_move": _median(key_ratio),
-            "reference_p99_ms": _median(r["p99_ms"] for r in ref),
-            "move_p99_ms": _median(m["p99_ms"] for m in move),
-            "ratio_move_p99_to_reference_p99": _median(p99),
-            # CPU per request, the server's + PostgreSQL's (ms): the cost beside the noisier rate
-            "cpu_ms_per_request": {
-                "reference": _median(_cpu(r) for r in ref),
-                "move": _median(_cpu(m) for m in move),
-                "move_with_key": _median(_cpu(k) for k in key),
-            },
-            "ratio_move_with_key_to_move_cpu_per_request": _median(key_cpu),
-            "errors": sum(x["errors"] for x in ref + move + key),
-            "rounds": {"reference": ref, "move": move, "move_with_key": key},
-        }
+                    result = meter.measure(pids["games"], partial(wrk, games_url, c, mode, path, seconds=SLICE_SECONDS))
+                runs[mode].append(result)
+        out[f"clients_{c}"] = _summary(runs["ref"], runs["move"], runs["key"])
+    return out
+
+
+def _summary(ref: list[dict[str, Any]], move: list[dict[str, Any]], key: list[dict[str, Any]]) -> dict[str, Any]:
+    """One client count's figures from its modes' slices (paired by round)."""
+    ratio = [m["per_s"] / r["per_s"] for m, r in zip(move, ref, strict=True)]
+    key_ratio = [k["per_s"] / m["per_s"] for k, m in zip(key, move, strict=True)]
+    latency = {name: _percentiles(runs) for name, runs in (("ref", ref), ("move", move), ("key", key))}
+    cpu = {name: _cpu_per_request(runs) for name, runs in (("ref", ref), ("move", move), ("key", key))}
+    rate = {name: _rate(runs) for name, runs in (("ref", ref), ("move", move), ("key", key))}
+    return {
+        "reference_per_s": rate["ref"],
+        "move_per_s": rate["move"],
+        "move_with_key_per_s": rate["key"],
+        "ratio_move_to_reference": round(rate["move"] / rate["ref"], 3),
+        "ratio_move_to_reference_rounds": {"median": _median(ratio), "quartiles": _quartiles(ratio)},
+        "ratio_move_with_key_to_move": round(rate["key"] / rate["move"], 3),
+        "ratio_move_with_key_to_move_rounds": {"median": _median(key_ratio), "quartiles": _quartiles(key_ratio)},
+        "reference_p50_ms": latency["ref"]["p50_ms"],
+        "move_p50_ms": latency["move"]["p50_ms"],
+        "reference_p99_ms": latency["ref"]["p99_ms"],
+        "move_p99_ms": latency["move"]["p99_ms"],
+        "move_with_key_p99_ms": latency["key"]["p99_ms"],
+        "ratio_move_p99_to_reference_p99": round(latency["move"]["p99_ms"] / latency["ref"]["p99_ms"], 3),
+        # CPU per request, the server's + PostgreSQL's (ms): the cost beside the noisier rate
+        "cpu_ms_per_request": {"reference": cpu["ref"], "move": cpu["move"], "move_with_key": cpu["key"]},
+        "ratio_move_with_key_to_move_cpu_per_request": round(cpu["key"] / cpu["move"], 3),
+        "errors": sum(x["errors"] for x in ref + move + key),
+        "requests": {"reference": sum(r["requests"] for r in ref), "move": sum(m["requests"] for m in move),
+                     "move_with_key": sum(k["requests"] for k in key)},
+        "slices_per_s": {"reference": [r["per_s"] for r in ref], "move": [m["per_s"] for m in move],
+                         "move_with_key": [k["per_s"] for k in key]},
+    }
+
+
+def _rate(runs: list[dict[str, Any]]) -> float:
+    """Requests per second over all of ``runs``."""
+    return round(sum(r["requests"] for r in runs) / sum(r["duration_s"] for r in runs), 1)
+
+
+def _percentiles(runs: list[dict[str, Any]]) -> dict[str, float]:
+    """p50 and p99 (ms) of every request of ``runs``: their wrk latency histograms merged."""
+    merged: dict[int, int] = {}
+    for run in runs:
+        for value, count in run["latency_us"]:
+            merged[value] = merged.get(value, 0) + count
+    total = sum(merged.values())
+    out, seen, ordered = {}, 0, sorted(merged.items())
+    wanted = [("p50_ms", 0.50), ("p99_ms", 0.99)]
+    for value, count in ordered:
+        seen += count
+        while wanted and seen >= wanted[0][1] * total:
+            out[wanted.pop(0)[0]] = round(value / 1000, 2)
     return out
 
 
 def _cpu(run: dict[str, Any]) -> float:
     return float(run["server_cpu_ms_per_request"] + run["postgres_cpu_ms_per_request"])
+
+
+def _cpu_per_request(runs: list[dict[str, Any]]) -> float:
+    """ms of CPU (server + PostgreSQL) per request over all of ``runs``."""
+    spent = sum(_cpu(r) * r["requests"] for r in runs)
+    return round(spent / max(1, sum(r["requests"] for r in runs)), 3)
+
+
+def _quartiles(values: list[float]) -> list[float]:
+    if len(values) < 2:
+        return [round(values[0], 3)] * 2
+    q1, _, q3 = statistics.quantiles(values, n=4)
+    return [round(q1, 3), round(q3, 3)]
 
 
 def latency_by_version(games_url: str, db_url: str, work: Path) -> dict[str, Any]:

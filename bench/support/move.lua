@@ -58,8 +58,15 @@ end
 function done(summary, latency, requests)
   local errors = summary.errors.status + summary.errors.connect + summary.errors.read
     + summary.errors.write + summary.errors.timeout
+  -- the latency histogram, [microseconds, count] per distinct value: bench/reference.py merges the
+  -- histograms of a mode's short runs and takes its percentiles from the whole
+  local histogram = {}
+  for i = 1, #latency do
+    local value, count = latency(i)
+    histogram[#histogram + 1] = string.format("[%d,%d]", value, count)
+  end
   io.write(string.format(
-    '{"requests":%d,"duration_s":%.3f,"per_s":%.1f,"p50_ms":%.2f,"p99_ms":%.2f,"errors":%d}\n',
+    '{"requests":%d,"duration_s":%.3f,"per_s":%.1f,"p50_ms":%.2f,"p99_ms":%.2f,"errors":%d,"latency_us":[%s]}\n',
     summary.requests, summary.duration / 1e6, summary.requests / (summary.duration / 1e6),
-    latency:percentile(50) / 1000, latency:percentile(99) / 1000, errors))
+    latency:percentile(50) / 1000, latency:percentile(99) / 1000, errors, table.concat(histogram, ",")))
 end
