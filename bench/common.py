@@ -177,13 +177,14 @@ class CpuMeter:
                 {p: cpu_seconds(p) for p in postgres_backends(self.database_url)})
 
     def measure(self, server_pid: int, work: Callable[[], dict[str, Any]]) -> dict[str, Any]:
-        """``work()``'s result (with its ``requests``), plus ``server_cpu_ms_per_request`` and
-        ``postgres_cpu_ms_per_request``."""
+        """``work()``'s result (with its ``requests``), plus ``server_cpu_s`` and ``postgres_cpu_s``
+        (spent during it) and the same per request, ``…_cpu_ms_per_request``."""
         app_before, pg_before = self._now(server_pid)
         result = work()
         app_after, pg_after = self._now(server_pid)
         n = max(1, int(result["requests"]))
         for name, before, after in (("server", app_before, app_after), ("postgres", pg_before, pg_after)):
             spent = sum(t - before.get(p, 0.0) for p, t in after.items())
+            result[f"{name}_cpu_s"] = spent
             result[f"{name}_cpu_ms_per_request"] = round(spent * 1000 / n, 3)
         return result

@@ -52,9 +52,10 @@ LUA = Path(__file__).parent / "support" / "move.lua"
 PEER = Path(__file__).parent / "support" / "peer_eventsourcing.py"
 SECONDS = float(os.environ.get("BENCH_SECONDS") or 5)
 ROUNDS = int(os.environ.get("BENCH_ROUNDS") or 3)
-SLICES = int(os.environ.get("BENCH_SLICES") or 24)  # POST move: rounds of short runs per client count (a multiple
-# of 3, so each mode runs first, second and third equally often)
-SLICE_SECONDS = int(os.environ.get("BENCH_SLICE_SECONDS") or 1)  # wrk's -d takes whole seconds
+# POST move: rounds of short runs per client count (a multiple of 3: each mode runs first, second and
+# third equally often); wrk's -d takes whole seconds
+SLICES = int(os.environ.get("BENCH_SLICES") or 24)
+SLICE_SECONDS = int(os.environ.get("BENCH_SLICE_SECONDS") or 1)
 CLIENTS = tuple(int(c) for c in (os.environ.get("BENCH_CLIENTS") or "1,8,32").split(","))  # wrk connections
 PARTS = {p.strip() for p in (os.environ.get("BENCH_REFERENCE_PARTS") or "post_move,latency,writes,rebuild").split(",")}
 LONG = 1_000_000  # Tally length: the benchmark's games never end
@@ -110,19 +111,17 @@ def http_rounds(games_url: str, ref_url: str, work: Path, pids: dict[str, int], 
     order turns by one each round (ref, move, key; then move, key, ref; ...), so no mode always runs
     right after the same other. This shared machine's speed moves by 10-15 % within seconds; many short
     slices, alternated, spread that over every mode alike, where 3 rounds of 5 s left it in the ratios
-    (docs/benchmarks.md, 2026-12-06 morning). Each mode's rate is its
-    requests over its time, all slices together (what "moves/s over the run" means), and a ratio is
-    of those; beside it the median and quartiles of the rounds' own ratios show the spread. Latency
-    percentiles come from each mode's merged histogram (every request of its slices); CPU per request
-    (its server's and PostgreSQL's) is each mode's total CPU over its total requests."""
+    (docs/benchmarks.md, 2026-12-06 morning). The figures: ``_summary``."""
     games = Games(games_url)
     pools = {(mode, c): [games.new() for _ in range(c)] for mode in ("move", "key") for c in CLIENTS}
     ref_file = work / "ref.txt"
     ref_file.write_text("\n".join("x t t 0 0" for _ in range(max(CLIENTS))) + "\n")
-    out: dict[str, Any] = {"slices": SLICES, "slice_seconds": SLICE_SECONDS, "load_average_before_each_client_count": {}}
+    loads: dict[int, list[float]] = {}
+    out: dict[str, Any] = {"slices": SLICES, "slice_seconds": SLICE_SECONDS,
+                           "load_average_before_each_client_count": loads}
     modes = ["ref", "move", "key"]
     for c in CLIENTS:
-        out["load_average_before_each_client_count"][c] = load_average()
+        loads[c] = load_average()
         runs: dict[str, list[dict[str, Any]]] = {m: [] for m in modes}
         for r in range(SLICES):
             for mode in modes[r % 3:] + modes[:r % 3]:
@@ -138,12 +137,17 @@ def http_rounds(games_url: str, ref_url: str, work: Path, pids: dict[str, int], 
 
 
 def _summary(ref: list[dict[str, Any]], move: list[dict[str, Any]], key: list[dict[str, Any]]) -> dict[str, Any]:
-    """One client count's figures from its modes' slices (paired by round)."""
+    """One client count's figures from its modes' slices (paired by round). Each mode's rate is its
+    requests over its time, all slices together (what "moves/s over the run" means), and a ratio is of
+    those; beside it the median and quartiles of the rounds' own ratios show the spread. Latency
+    percentiles come from each mode's merged histogram (every request of its slices); CPU per request
+    (its server's and PostgreSQL's) is each mode's total CPU over its total requests."""
     ratio = [m["per_s"] / r["per_s"] for m, r in zip(move, ref, strict=True)]
     key_ratio = [k["per_s"] / m["per_s"] for k, m in zip(key, move, strict=True)]
-    latency = {name: _percentiles(runs) for name, runs in (("ref", ref), ("move", move), ("key", key))}
-    cpu = {name: _cpu_per_request(runs) for name, runs in (("ref", ref), ("move", move), ("key", key))}
-    rate = {name: _rate(runs) for name, runs in (("ref", ref), ("move", move), ("key", key))}
+    by_mode = {"ref": ref, "move": move, "key": key}
+    rate = {name: _rate(runs) for name, runs in by_mode.items()}
+    latency = {name: _percentiles(runs) for name, runs in by_mode.items()}
+    cpu = {name: _cpu_per_request(runs) for name, runs in by_mode.items()}
     return {
         "reference_per_s": rate["ref"],
         "move_per_s": rate["move"],
@@ -190,14 +194,10 @@ def _percentiles(runs: list[dict[str, Any]]) -> dict[str, float]:
     return out
 
 
-def _cpu(run: dict[str, Any]) -> float:
-    return float(run["server_cpu_ms_per_request"] + run["postgres_cpu_ms_per_request"])
-
-
 def _cpu_per_request(runs: list[dict[str, Any]]) -> float:
     """ms of CPU (server + PostgreSQL) per request over all of ``runs``."""
-    spent = sum(_cpu(r) * r["requests"] for r in runs)
-    return round(spent / max(1, sum(r["requests"] for r in runs)), 3)
+    spent = sum(r["server_cpu_s"] + r["postgres_cpu_s"] for r in runs)
+    return round(spent * 1000 / max(1, sum(r["requests"] for r in runs)), 3)
 
 
 def _quartiles(values: list[float]) -> list[float]:

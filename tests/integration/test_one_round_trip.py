@@ -1,8 +1,8 @@
 """Issue 19 item 1: a move costs one round trip to PostgreSQL, one statement (``games.commit_move``:
 the token's check, the Idempotency-Key's lock and its answer (inserted first: a stored one is found
-there), the events, outbox and read model, its own transaction), with or without an Idempotency-Key; a conflict that only shows at
-commit (another instance wrote the version this one had cached) is a 409 ``stale_version``, never a
-500, and the next try reloads and goes through.
+there), the events, outbox and read model, its own transaction), with or without an Idempotency-Key;
+a conflict that only shows at commit (another instance wrote the version this one had cached) is a 409
+``stale_version``, never a 500, and the next try reloads and goes through.
 
 Counted with libpq's protocol trace of the pool's only connection: a round trip is the client sending
 and then waiting for the server's answer (a run of frontend messages followed by backend ones)."""

@@ -193,7 +193,8 @@ class GamesRepository:
     def stage_idempotency_key(self, player_id: str, key: str, wait_seconds: float) -> None:
         """The staged move takes ``lock_idempotency_key``'s lock first (waiting at most ``wait_seconds``,
         then LockNotAvailable; migration 0005) and then inserts the key's answer first in the same
-        statement, ON CONFLICT DO NOTHING: an answer already stored is returned (``StagedMove.replayed``) and nothing is written."""
+        statement, ON CONFLICT DO NOTHING: an answer already stored is returned
+        (``StagedMove.replayed``) and nothing is written."""
         assert self.staged is not None, "only a staged unit of work (UnitOfWork.one_statement)"
         self.staged.player_id, self.staged.key = player_id, key
         self.staged.key_wait = f"{max(1, int(wait_seconds * 1000))}ms"

@@ -64,8 +64,8 @@ class Moves(Clocks):
             else ""
         )
         # One statement, one round trip (issue 19): the token's check, the key's lock and its answer
-        # (inserted first: an earlier one is found there), the events, outbox and read model go out as games.commit_move, its own transaction,
-        # against the cached table at ``expected_version``. A request that repeats a key gets the
+        # (inserted first: an earlier one is found there), the events, outbox and read model go out
+        # as games.commit_move, its own transaction, against the cached table at ``expected_version``. A request that repeats a key gets the
         # stored answer from that statement (nothing written); when its move is refused before that
         # (e.g. stale: the first request's move is cached here) the answer is looked up and replayed.
         try:
