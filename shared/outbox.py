@@ -54,6 +54,10 @@ class Delivery:
     requeue_after: float = 10.0  # a failed job is requeued after this, doubling per requeue ...
     requeue_max: float = 600.0  # ... up to this
     check_interval: float = 2.0  # how often the relay confirms, re-sends and sweeps
+    # confirmed outbox rows and consumers' processed-message records are deleted this long after
+    # (``prune_once``), as long as RQ keeps a failed job (FAILURE_TTL): no message comes again later
+    retention: float = float(FAILURE_TTL)
+    prune_every: float = 600.0  # how often the relay deletes them
 
     @classmethod
     def from_env(cls) -> Delivery:
@@ -66,6 +70,8 @@ class Delivery:
             requeue_after=float(env.get("SPELTAFEL_FAILED_REQUEUE_AFTER", d.requeue_after)),
             requeue_max=float(env.get("SPELTAFEL_FAILED_REQUEUE_MAX", d.requeue_max)),
             check_interval=float(env.get("SPELTAFEL_RELAY_CHECK_INTERVAL", d.check_interval)),
+            retention=float(env.get("SPELTAFEL_DELIVERY_RETENTION", d.retention)),
+            prune_every=float(env.get("SPELTAFEL_DELIVERY_PRUNE_EVERY", d.prune_every)),
         )
 
     def retry(self) -> Retry | None:
@@ -186,6 +192,35 @@ def reconcile_once(
             sql.SQL("UPDATE {s}.outbox SET checked_at = now() WHERE id = ANY(%s)").format(s=s), ([r[0] for r in rows],)
         )
     return Reconciled(len(confirmed), len(missing))
+
+
+@dataclass(frozen=True)
+class Pruned:
+    outbox: int = 0  # confirmed outbox rows deleted
+    processed: int = 0  # processed-message records deleted
+
+
+def prune_once(pool: ConnectionPool, schema: str, retention: float) -> Pruned:
+    """Delete what delivery no longer needs, ``retention`` seconds on: outbox rows confirmed that long
+    ago (their job finished; nothing re-sends a confirmed row) and consumers' records of messages
+    processed that long ago. A message comes again only by an RQ retry, a re-send of an unconfirmed row
+    or a failed job's requeue (minutes apart; RQ drops a failed job after FAILURE_TTL, the default
+    retention), so a record that old guards against nothing. Rows not yet dispatched or confirmed stay,
+    whatever their age: ``outbox_stats`` shows them. Two statements in one transaction; no index on the
+    times (none is worth its cost on every write for a delete every ``prune_every`` seconds)."""
+    s = sql.Identifier(schema)
+    with pool.connection() as conn, conn.transaction():
+        outbox_rows = conn.execute(
+            sql.SQL("DELETE FROM {s}.outbox WHERE confirmed_at < now() - make_interval(secs => %s)").format(s=s),
+            (retention,),
+        ).rowcount
+        processed = conn.execute(
+            sql.SQL(
+                "DELETE FROM {s}.processed_messages WHERE processed_at < now() - make_interval(secs => %s)"
+            ).format(s=s),
+            (retention,),
+        ).rowcount
+    return Pruned(outbox_rows, processed)
 
 
 @dataclass(frozen=True)
@@ -327,9 +362,10 @@ def run_relay(
     delivery: Delivery | None = None,
 ) -> None:
     """Relay loop for several schemas until ``stop()`` is true: dispatch pending rows every round;
-    every ``check_interval`` also confirm / re-send dispatched rows and sweep the jobs of ``queues``."""
+    every ``check_interval`` also confirm / re-send dispatched rows and sweep the jobs of ``queues``;
+    every ``prune_every`` (and at the start) delete what delivery no longer needs (``prune_once``)."""
     delivery = delivery or Delivery.from_env()
-    next_check = 0.0
+    next_check = next_prune = 0.0
     while not stop():
         moved = 0
         for schema in schemas:
@@ -349,5 +385,16 @@ def run_relay(
                 sweep_jobs(redis, queues, delivery)
             except Exception as exc:
                 log.warning("failed-job sweep failed: %s", exc)
+        if time.monotonic() >= next_prune:
+            next_prune = time.monotonic() + delivery.prune_every
+            for schema in schemas:
+                try:
+                    pruned = prune_once(pool, schema, delivery.retention)
+                except Exception as exc:
+                    log.warning("outbox pruning for %s failed: %s", schema, exc)
+                    continue
+                if pruned.outbox or pruned.processed:
+                    log.info("outbox %s: deleted %d confirmed row(s) and %d processed-message record(s)"
+                             " older than %g s", schema, pruned.outbox, pruned.processed, delivery.retention)
         if not moved:
             time.sleep(idle_sleep)

@@ -327,3 +327,47 @@ def test_the_running_relay_delivers_again_what_a_restarted_redis_lost(
     finally:
         stopping.set()
         relay.join(10)
+
+
+def test_the_relay_deletes_confirmed_rows_and_processed_records_once_the_retention_has_passed(
+        pool: ConnectionPool, env: pytest.MonkeyPatch, redis_client: Redis, database_url: str) -> None:
+    """The tables of delivery hold a week, not everything ever sent: once a run of the relay loop finds
+    outbox rows confirmed more than ``SPELTAFEL_DELIVERY_RETENTION`` ago (7 days, as long as RQ keeps a
+    failed job) and consumers' records of messages processed that long ago, it deletes them. Newer ones
+    stay, and so does a row not yet confirmed, however old: its message may still have to be sent."""
+    old, recent = publish(pool, new_game()), publish(pool, new_game())
+    assert outbox.relay_once(pool, "games", redis_client) == 2 * CONSUMERS
+    work(redis_client, *QUEUES)
+    assert outbox.reconcile_once(pool, "games", redis_client).confirmed == 2 * CONSUMERS
+    unsent = publish(pool, new_game())
+    assert outbox.relay_once(pool, "games", redis_client) == CONSUMERS  # sent; no worker runs its jobs
+    week_and_a_day = "interval '8 days'"
+    with psycopg.connect(database_url, autocommit=True) as conn:
+        conn.execute(
+            f"UPDATE games.outbox SET created_at = created_at - {week_and_a_day},"
+            f" dispatched_at = dispatched_at - {week_and_a_day}, confirmed_at = confirmed_at - {week_and_a_day}"
+            " WHERE message->>'message_id' = %s", (old["message_id"],))
+        # sent a week ago and not confirmed (its jobs still wait, as behind a worker that is down): it stays
+        conn.execute(
+            f"UPDATE games.outbox SET created_at = created_at - {week_and_a_day},"
+            f" dispatched_at = dispatched_at - {week_and_a_day}"
+            " WHERE message->>'message_id' = %s", (unsent["message_id"],))
+        for schema in QUEUES:
+            conn.execute(f"UPDATE {schema}.processed_messages SET processed_at = processed_at - {week_and_a_day}"
+                         " WHERE message_id = %s", (old["message_id"],))
+
+    def outbox_rows(env_: dict[str, Any]) -> int:
+        return int(query(database_url, "SELECT count(*) FROM games.outbox WHERE message->>'message_id' = %s",
+                         env_["message_id"])[0][0])
+
+    def records(env_: dict[str, Any]) -> dict[str, int]:
+        return {schema: query(database_url, f"SELECT count(*) FROM {schema}.processed_messages"
+                              " WHERE message_id = %s", env_["message_id"])[0][0] for schema in QUEUES}
+
+    assert outbox_rows(old) == CONSUMERS and records(old) == dict.fromkeys(QUEUES, 1)
+    rounds = iter([False, True])  # one round of the loop, which prunes on its first
+    outbox.run_relay(pool, ["games", *QUEUES], redis_client, lambda: next(rounds), queues=QUEUES)
+    assert outbox_rows(old) == 0 and records(old) == dict.fromkeys(QUEUES, 0)
+    assert outbox_rows(recent) == CONSUMERS and records(recent) == dict.fromkeys(QUEUES, 1)
+    assert outbox_rows(unsent) == CONSUMERS
+    assert outbox.outbox_stats(pool, "games")["outbox_unconfirmed"] == CONSUMERS
