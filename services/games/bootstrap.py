@@ -13,7 +13,7 @@ from services.games.adapters.postgres import SCHEMA, UnitOfWork
 from services.games.engines.registry import Registry, default_registry
 from services.games.entrypoints.http import BLUEPRINTS
 from services.games.entrypoints.view_docs import attach_examples, register_view_components
-from services.games.service_layer.core import Publisher, utc_now
+from services.games.service_layer.core import IDEMPOTENCY_TTL, Publisher, utc_now
 from services.games.service_layer.handlers import BotAccounts, GamesService
 from services.games.service_layer.players import PlayersService
 from shared.auth import PlayerDirectory
@@ -50,6 +50,7 @@ def build_service(
         publish or RedisNotifier(infra.redis).publish,
         bot_accounts=bot_accounts(PlayerDirectory(infra.pool)),
         now=utc_now,  # the clock moves are accepted by (tests pass their own)
+        idempotency_ttl=float(os.environ.get("SPELTAFEL_IDEMPOTENCY_TTL") or IDEMPOTENCY_TTL),
     )
 
 

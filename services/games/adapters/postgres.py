@@ -237,6 +237,17 @@ class GamesRepository:
             (player_id, key, game_id, request_hash, status, Jsonb(body)),
         )
 
+    def forget_idempotent_answers(self, older_than_seconds: float) -> int:
+        """Delete the stored answers of Idempotency-Keys older than ``older_than_seconds`` (by PostgreSQL's
+        clock, which stamped them); returns how many. One statement: the ticker runs it every few
+        minutes, so it deletes a few minutes' worth. No index on ``created_at``: a key costs no more
+        per move (issue 19), and the table holds only the keys of the last ``older_than_seconds``."""
+        cur = self.conn.execute(
+            "DELETE FROM games.idempotency WHERE created_at < now() - make_interval(secs => %s)",
+            (older_than_seconds,),
+        )
+        return cur.rowcount
+
     # -- players (identity is this service's schema) -----------------------------------
     def display_names(self, player_ids: Sequence[str | None]) -> dict[str, str]:
         ids = sorted({p for p in player_ids if p})

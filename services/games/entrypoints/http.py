@@ -40,7 +40,8 @@ IDEMPOTENCY_HEADER = {
     "required": False,
     "schema": {"type": "string", "minLength": 1, "maxLength": 200},
     "description": "a retry with the same key returns the first answer (marked `Idempotent-Replayed: true`) "
-    "and writes nothing; concurrent requests with one key wait for the first",
+    "and writes nothing; concurrent requests with one key wait for the first. An answer is kept 24 hours (the "
+    "default); after that the key is forgotten and a request with it is a new one",
 }
 
 

@@ -42,6 +42,9 @@ log = logging.getLogger(__name__)
 SPECTATOR = -1
 SNAPSHOT_EVERY = 200
 SNAPSHOT_KIND = "table-v1"
+# an Idempotency-Key's answer is replayed for at least this long (seconds; SPELTAFEL_IDEMPOTENCY_TTL),
+# then forgotten by the ticker: a key seen again after that is a new request
+IDEMPOTENCY_TTL = 24 * 3600.0
 
 Row = PayloadRow  # a stored event as a fold needs it (shared/eventstore/model.py)
 # (game_id, version, the commit's new events): the live-stream notice after a commit (adapters/notifications.py)
@@ -106,6 +109,7 @@ class ServiceCore:
         publish: Publisher | None = None,
         cache: TableCache | None = None,
         idempotency_wait: float = 10.0,
+        idempotency_ttl: float = IDEMPOTENCY_TTL,
         bot_accounts: BotAccounts | None = None,
         now: Now | None = None,
     ) -> None:
@@ -114,6 +118,7 @@ class ServiceCore:
         self.bot_accounts = bot_accounts  # None: BOTS_SECRET unset, no bot can be seated
         self.uow = uow
         self.idempotency_wait = idempotency_wait  # seconds a retry waits for a running same-key request
+        self.idempotency_ttl = idempotency_ttl  # seconds a key's answer is kept (then the ticker forgets it)
         self.publish = publish or (lambda game_id, version, rows: None)
         self.cache = cache or TableCache()
 
