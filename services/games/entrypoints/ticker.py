@@ -31,7 +31,7 @@ def _step(infra: Infrastructure) -> Step:
         done = [f"recorded {report.expired} timeouts in {report.checked} games"] if report.expired else []
         if time.monotonic() >= next_forget:
             next_forget = time.monotonic() + FORGET_EVERY
-            if forgotten := svc.forget_idempotency_answers():
+            if forgotten := svc.forget_idempotent_answers():
                 done.append(f"forgot {forgotten} Idempotency-Key answers older than {svc.idempotency_ttl:g} s")
         return "; ".join(done) or None
 

@@ -112,7 +112,7 @@ class Moves(Clocks):
         self._after_commit(committed)
         return 201, body, False
 
-    def forget_idempotency_answers(self) -> int:
+    def forget_idempotent_answers(self) -> int:
         """Delete the answers of Idempotency-Keys older than ``idempotency_ttl`` (the ticker's job, every
         few minutes); returns how many. A request repeating such a key is then a new request: a move
         already made is refused as stale (409), as any move at an old version is."""
