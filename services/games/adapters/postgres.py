@@ -204,7 +204,9 @@ class GamesRepository:
         for the first to commit (then reads its answer) or roll back (then does the work itself).
 
         An advisory lock on a 64-bit hash of the pair: a collision only makes two requests wait in turn.
-        Raises ``IdempotencyKeyBusy`` after ``wait_seconds``."""
+        Raises ``IdempotencyKeyBusy`` after ``wait_seconds``. A move takes this lock inside its one
+        statement (games.commit_move, migration 0005, which names this method as the lock's definition);
+        this method takes it from a connection of its own, as the tests' stand-in for a request in flight."""
         previous = self.conn.execute(
             "SELECT current_setting('lock_timeout'), set_config('lock_timeout', %s, true)",
             (f"{max(1, int(wait_seconds * 1000))}ms",),
@@ -227,15 +229,11 @@ class GamesRepository:
     def save_idempotent_answer(
         self, player_id: str, key: str, game_id: str, request_hash: str, status: int, body: dict[str, Any]
     ) -> None:
-        if self.staged is not None:
-            assert (self.staged.player_id, self.staged.key, self.staged.game_id) == (player_id, key, game_id)
-            self.staged.answer = (request_hash, status, body)
-            return
-        self.conn.execute(
-            "INSERT INTO games.idempotency (player_id, key, game_id, request_hash, status, body)"
-            " VALUES (%s, %s, %s, %s, %s, %s)",
-            (player_id, key, game_id, request_hash, status, Jsonb(body)),
-        )
+        """Stored by games.commit_move with the move (only a staged unit of work: the key's answer is
+        written in the move's one statement, never apart from it)."""
+        assert self.staged is not None, "only a staged unit of work (UnitOfWork.one_statement)"
+        assert (self.staged.player_id, self.staged.key, self.staged.game_id) == (player_id, key, game_id)
+        self.staged.answer = (request_hash, status, body)
 
     def forget_idempotent_answers(self, older_than_seconds: float) -> int:
         """Delete the stored answers of Idempotency-Keys older than ``older_than_seconds`` (by PostgreSQL's
