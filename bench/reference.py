@@ -13,7 +13,8 @@
 
 The load average is printed at the start and before each part. Run: ``make bench`` (all modules)
 or ``.venv/bin/python -m bench.run reference``; POST move: ``BENCH_SLICES`` (default 24) rounds of
-``BENCH_SLICE_SECONDS`` (default 1) per mode and client count; the other parts: ``BENCH_SECONDS``
+``BENCH_SLICE_SECONDS`` (default 1) per mode and client count; move latency: ``BENCH_LATENCY_SLICES``
+(default 24) rounds of ``BENCH_LATENCY_MOVES`` (default 40) moves at each version; the other parts: ``BENCH_SECONDS``
 (default 5) per run, ``BENCH_ROUNDS`` (default 3); ``BENCH_REFERENCE_PARTS`` (comma-separated, default all:
 ``post_move,latency,writes,rebuild``) runs only those parts, e.g. ``BENCH_REFERENCE_PARTS=post_move``
 for the POST move / reference ratios alone; ``BENCH_CLIENTS`` (default ``1,8,32``) the wrk connection
@@ -56,6 +57,9 @@ ROUNDS = int(os.environ.get("BENCH_ROUNDS") or 3)
 # third equally often); wrk's -d takes whole seconds
 SLICES = int(os.environ.get("BENCH_SLICES") or 24)
 SLICE_SECONDS = int(os.environ.get("BENCH_SLICE_SECONDS") or 1)
+# move latency by version: rounds of a few moves at each version, alternating which goes first
+LATENCY_SLICES = int(os.environ.get("BENCH_LATENCY_SLICES") or 24)
+LATENCY_MOVES = int(os.environ.get("BENCH_LATENCY_MOVES") or 40)
 CLIENTS = tuple(int(c) for c in (os.environ.get("BENCH_CLIENTS") or "1,8,32").split(","))  # wrk connections
 PARTS = {p.strip() for p in (os.environ.get("BENCH_REFERENCE_PARTS") or "post_move,latency,writes,rebuild").split(",")}
 LONG = 1_000_000  # Tally length: the benchmark's games never end
@@ -208,24 +212,43 @@ def _quartiles(values: list[float]) -> list[float]:
 
 
 def latency_by_version(games_url: str, db_url: str, work: Path) -> dict[str, Any]:
-    """c=1, 300 moves from version ~10 and from version ~5,000 (the long game played in process)."""
+    """c=1 moves at version ~10 (a new game each round) against version ~5,000 (one long game, played in
+    process), in ``LATENCY_SLICES`` rounds of ``LATENCY_MOVES`` moves each; which of the two runs first
+    alternates by round. The ratio is the median of the rounds' own p50 ratios (each round's two slices
+    are seconds apart, so the machine's drift cancels within the pair), with their quartiles; beside it
+    each side's p50 and p99 from its merged wrk histograms (every move of its slices). Three rounds of
+    300 moves, early always first, gave 1.125, 1.006 and 0.863 within 10 minutes on one machine
+    (docs/benchmarks.md, 2026-12-06 midday): the machine's speed drifting between two blocks, not the
+    version."""
     games = Games(games_url)
     long_game = games.new()
     _play_in_process(db_url, long_game["id"], 5_000)
-    early_v, late_v = [], []
-    for _ in range(ROUNDS):
+
+    def run(name: str, game: dict[str, Any], moves: int, seconds: float) -> dict[str, Any]:
+        """``moves`` moves, then wrk idles until ``seconds`` have passed (its threads stop, its clock not)."""
+        path = work / f"{name}.txt"
+        games.write_file([game], path)
+        return wrk(games_url, 1, "move", path, max_requests=moves, seconds=seconds)
+
+    run("late", long_game, 5, 1)  # this worker's cache, warm
+    early_v: list[dict[str, Any]] = []
+    late_v: list[dict[str, Any]] = []
+    for r in range(LATENCY_SLICES):
         fresh = games.new()
-        for name, game, into in (("early", fresh, early_v), ("late", long_game, late_v)):
-            path = work / f"{name}.txt"
-            games.write_file([game], path)
-            wrk(games_url, 1, "move", path, max_requests=5, seconds=10)  # this worker's cache, warm
-            games.write_file([game], path)
-            into.append(wrk(games_url, 1, "move", path, max_requests=300, seconds=30))
-    p50 = [late["p50_ms"] / early["p50_ms"] for early, late in zip(early_v, late_v, strict=True)]
+        run("early", fresh, 5, 1)
+        sides = [("early", fresh, early_v), ("late", long_game, late_v)]
+        for name, game, into in sides if r % 2 == 0 else sides[::-1]:
+            into.append(run(name, game, LATENCY_MOVES, 1))
+    early, late = _percentiles(early_v), _percentiles(late_v)
+    rounds = [b["p50_ms"] / a["p50_ms"] for a, b in zip(early_v, late_v, strict=True)]
     return {
-        "around_v10": {"p50_ms": _median(r["p50_ms"] for r in early_v), "p99_ms": _median(r["p99_ms"] for r in early_v)},
-        "around_v5000": {"p50_ms": _median(r["p50_ms"] for r in late_v), "p99_ms": _median(r["p99_ms"] for r in late_v)},
-        "ratio_v5000_to_v10_p50": _median(p50),
+        "slices": LATENCY_SLICES,
+        "moves_per_slice": LATENCY_MOVES,
+        "around_v10": early,
+        "around_v5000": late,
+        "ratio_v5000_to_v10_p50": _median(rounds),
+        "ratio_v5000_to_v10_p50_rounds_quartiles": _quartiles(rounds),
+        "ratio_v5000_to_v10_p50_merged": round(late["p50_ms"] / early["p50_ms"], 3),
     }
 
 
