@@ -226,13 +226,10 @@ class GamesRepository:
         ).fetchone()
         return (str(row[0]), row[1], int(row[2]), row[3]) if row else None
 
-    def save_idempotent_answer(
-        self, player_id: str, key: str, game_id: str, request_hash: str, status: int, body: dict[str, Any]
-    ) -> None:
-        """Stored by games.commit_move with the move (only a staged unit of work: the key's answer is
-        written in the move's one statement, never apart from it)."""
-        assert self.staged is not None, "only a staged unit of work (UnitOfWork.one_statement)"
-        assert (self.staged.player_id, self.staged.key, self.staged.game_id) == (player_id, key, game_id)
+    def save_idempotent_answer(self, request_hash: str, status: int, body: dict[str, Any]) -> None:
+        """The answer under the key ``stage_idempotency_key`` staged (its player and key, this move's
+        game), stored by games.commit_move in the move's one statement, never apart from it."""
+        assert self.staged is not None and self.staged.key is not None, "stage_idempotency_key first"
         self.staged.answer = (request_hash, status, body)
 
     def forget_idempotent_answers(self, older_than_seconds: float) -> int:

@@ -76,9 +76,7 @@ class Moves(Clocks):
                     repo.stage_idempotency_key(identity.player_id, idempotency_key, self.idempotency_wait)
                 committed, body = self._move(repo, identity, game_id, move, expected_version)
                 if idempotency_key:
-                    repo.save_idempotent_answer(
-                        identity.player_id, idempotency_key, game_id, request_hash, 201, body
-                    )
+                    repo.save_idempotent_answer(request_hash, 201, body)
             assert repo.staged is not None
             replayed = repo.staged.replayed
         except psycopg.errors.InvalidAuthorizationSpecification:
