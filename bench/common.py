@@ -140,6 +140,30 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def machine_cpu_s() -> tuple[float, float]:
+    """(busy, idle) CPU seconds of the whole machine since boot, all cores (Linux /proc/stat; iowait
+    counts as idle, steal as neither). Two readings give a round's idle share of the cores."""
+    fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:8]]
+    user, nice, system, idle, iowait, irq, softirq = fields
+    tick = os.sysconf("SC_CLK_TCK")
+    return (user + nice + system + irq + softirq) / tick, (idle + iowait) / tick
+
+
+def idle_share(before: tuple[float, float], after: tuple[float, float]) -> float:
+    """The share of the cores' time that was idle between two ``machine_cpu_s`` readings."""
+    busy, idle = after[0] - before[0], after[1] - before[1]
+    return round(idle / max(busy + idle, 1e-9), 3)
+
+
+def cpuidle_driver() -> str | None:
+    """The kernel's cpuidle driver (``none``: an idle CPU just halts; on a VM, waking it is a trip through
+    the host, which slows a half-idle machine against a busy one), or None where Linux does not say."""
+    try:
+        return Path("/sys/devices/system/cpu/cpuidle/current_driver").read_text().strip()
+    except OSError:
+        return None
+
+
 def _processes() -> Iterator[tuple[int, int, str]]:
     """(pid, parent pid, command line) of every process (Linux /proc)."""
     for entry in Path("/proc").iterdir():

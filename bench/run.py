@@ -3,8 +3,8 @@
 A module's ``main`` with a ``previous`` parameter gets the results of the modules run before it (in name
 order), e.g. ``soak`` paces its moves at a fraction of the rate ``reference`` measured. A module that
 raises is reported under its name as ``error`` and the others still run; the exit status is then 1.
-``machine``: the load average and a Python loop's time as the run starts (figures of different runs
-compare only beside them)."""
+``machine``: the load average, a Python loop's time and the kernel's cpuidle driver as the run starts
+(figures of different runs compare only beside them)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ import sys
 import traceback
 from pathlib import Path
 
-from bench.common import load_average, python_speed_ms
+from bench.common import cpuidle_driver, load_average, python_speed_ms
 
 HERE = Path(__file__).parent
 
@@ -27,7 +27,8 @@ def main() -> int:
     only = set(sys.argv[1:])
     # the machine's state as the run starts: its load and how fast it runs Python (bench/common.py)
     results: dict[str, object] = {"machine": {"load_average_at_start": load_average(), "cores": os.cpu_count(),
-                                              "python_loop_ms": python_speed_ms()}}
+                                              "python_loop_ms": python_speed_ms(),
+                                              "cpuidle_driver": cpuidle_driver()}}
     for module in sorted(m.name for m in pkgutil.iter_modules([str(HERE)]) if not m.ispkg):
         if module in {"run", "common"} or (only and module not in only):
             continue

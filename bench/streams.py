@@ -15,8 +15,12 @@ average at the start is printed with the figures. Rounds are interleaved: withou
 viewers, with, without, with, without (``BENCH_STREAM_FLAT_ROUNDS`` rounds with viewers, default 2: a
 round without viewers moved by up to 30 % from the next one on a noisy machine, more than the 10 % the
 target allows); the ratio is mean(with) / mean(without), each round's against its two neighbours beside
-it, and the flat-out p99 is the worse round's. The movers go flat out in those rounds, so the
-2 cores are saturated and a delivery's delay there is mostly its wait for a core; a last round opens the
+it, and the flat-out p99 is the worse round's. The movers go flat out in those rounds, and a
+delivery's delay there is mostly its wait for a core. Each round reports the share of the cores' time
+left idle (``idle_share_of_the_cores``): a round without viewers whose movers leave the cores idle, on
+a VM whose idle CPUs halt (``machine.cpuidle_driver`` ``none``), runs slower for waking them, and the
+ratio then says nothing of the viewers' cost (1.28-1.50 on such a machine, 2026-12-06 night, and 1.05
+with idle-priority spinners keeping its CPUs awake; ``docs/benchmarks.md``). A last round opens the
 viewers again with the movers paced at ``BENCH_STREAM_PACED_FRACTION`` (default 0.5) of the rate without
 viewers, for the delivery latency of a machine that has cores to spare.
 
@@ -40,7 +44,7 @@ from typing import Any
 
 import requests
 
-from bench.common import ROOT, bench_backends, cpu_seconds, free_port, load_average
+from bench.common import ROOT, bench_backends, cpu_seconds, free_port, idle_share, load_average, machine_cpu_s
 from bench.reference import write_games_file, wrk
 
 MOVERS = 8
@@ -160,8 +164,11 @@ def run(base: str, streams: str, pids: dict[str, int]) -> dict[str, Any]:
     def play(rate: float | None = None) -> dict[str, Any]:
         """One round of the 8 movers: flat out (``rate`` None) by wrk (``bench/support/move.lua``, one
         connection per game, as in ``bench/reference.py``) unless ``BENCH_STREAM_MOVERS=aiohttp``; paced
-        by the asyncio client, which keeps a schedule (wrk has no pace). With the client's CPU seconds."""
-        before = _children_cpu_s()
+        by the asyncio client, which keeps a schedule (wrk has no pace). With the client's and the two
+        servers' CPU seconds, and the share of the cores' time that was idle during the round (on a VM
+        whose idle CPUs halt, a round that leaves the cores idle is slowed by waking them)."""
+        before, machine_before = _children_cpu_s(), machine_cpu_s()
+        servers_before = {name: cpu_seconds(pid) for name, pid in pids.items()}
         if rate or MOVER_CLIENT != "wrk":
             result = _result(_client("movers", movers | ({"rate": rate} if rate else {})), SECONDS + 120)
             result["client"] = "asyncio + uvloop (aiohttp)"
@@ -172,7 +179,10 @@ def run(base: str, streams: str, pids: dict[str, int]) -> dict[str, Any]:
             made = r["requests"] - r["errors"]
             result = {"clients": MOVERS, "moves": made, "moves_per_s": round(made / r["duration_s"], 1),
                       "errors": r["errors"], "p50_ms": r["p50_ms"], "p99_ms": r["p99_ms"], "client": "wrk"}
-        return result | {"client_cpu_s": round(_children_cpu_s() - before, 1)}
+        return result | {"client_cpu_s": round(_children_cpu_s() - before, 1),
+                         "servers_cpu_s": {name: round(cpu_seconds(pid) - servers_before[name], 1)
+                                           for name, pid in pids.items()},
+                         "idle_share_of_the_cores": idle_share(machine_before, machine_cpu_s())}
 
     rounds: dict[str, Any] = {"without_1": play()}
 
@@ -241,6 +251,9 @@ def run(base: str, streams: str, pids: dict[str, int]) -> dict[str, Any]:
         "stream_process_lag": lag,
         "moves_per_s_ratio_with_viewers": round(with_viewers_mean / alone, 3),
         "moves_per_s_ratio_per_round": per_round,
+        "idle_share_of_the_cores": {"without": [rounds[f"without_{k}"]["idle_share_of_the_cores"]
+                                                for k in range(1, FLAT_ROUNDS + 2)],
+                                    "with_viewers": [f["moves"]["idle_share_of_the_cores"] for f in flat]},
         "paced": {"target_moves_per_s": paced_rate, "fraction_of_the_rate_without_viewers": PACED_FRACTION} | paced,
         "targets": {
             "every_viewer_every_event": all(r["viewers"]["complete"] == r["viewers"]["viewers"]
