@@ -215,10 +215,9 @@ def run(base: str, streams: str, pids: dict[str, int]) -> dict[str, Any]:
         connect_s = time.monotonic() - opened_at
         reads_before = _reads(streams)
         noticed_before = _reads(streams, NOTICED)
-        cpu_before = {name: cpu_seconds(pid) for name, pid in (pids | {"viewer_client": viewers.pid}).items()}
+        client_before = cpu_seconds(viewers.pid)
         moves = play(rate)
-        cpu = {name: round(cpu_seconds(pid) - cpu_before[name], 1)
-               for name, pid in (pids | {"viewer_client": viewers.pid}).items()}
+        cpu = moves["servers_cpu_s"] | {"viewer_client": round(cpu_seconds(viewers.pid) - client_before, 1)}
         reads = _reads(streams) - reads_before
         noticed = _reads(streams, NOTICED) - noticed_before
         finals = _versions(base, games)
@@ -248,7 +247,7 @@ def run(base: str, streams: str, pids: dict[str, int]) -> dict[str, Any]:
     alone, with_viewers_mean = sum(without) / len(without), sum(watched) / len(watched)
     per_round = [round(w / ((without[k] + without[k + 1]) / 2), 3) for k, w in enumerate(watched)]
     # the games process's CPU per move in each round: the viewers cost the gateway, not a move, so a round
-    # without them that costs a move more than 10 % more (a VM waking halted CPUs) is not a baseline
+    # without them that costs a move more than 10 % more (seen on a VM whose idle CPUs halt) is not a baseline
     cpu_per_move = {"without": [_games_cpu_ms_per_move(rounds[f"without_{k}"]) for k in range(1, FLAT_ROUNDS + 2)],
                     "with_viewers": [_games_cpu_ms_per_move(f["moves"]) for f in flat]}
     comparable = (sum(cpu_per_move["without"]) / len(cpu_per_move["without"])
