@@ -44,7 +44,9 @@ import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from statistics import fmean
 from typing import Any
 
 import requests
@@ -242,16 +244,20 @@ def run(base: str, streams: str, pids: dict[str, int]) -> dict[str, Any]:
         rounds[f"with_viewers_{k}"] = flat[-1]["moves"]
         rounds[f"without_{k + 1}"] = play()
     lag = _lag(streams)  # the gateway's stages over the flat-out rounds (its histograms since it started)
-    without = [rounds[f"without_{k}"]["moves_per_s"] for k in range(1, FLAT_ROUNDS + 2)]
-    watched = [f["moves"]["moves_per_s"] for f in flat]
-    alone, with_viewers_mean = sum(without) / len(without), sum(watched) / len(watched)
+    moved = {"without": [rounds[f"without_{k}"] for k in range(1, FLAT_ROUNDS + 2)],
+             "with_viewers": [f["moves"] for f in flat]}
+
+    def each(figure: Callable[[dict[str, Any]], Any]) -> dict[str, list[Any]]:
+        return {kind: [figure(r) for r in rs] for kind, rs in moved.items()}
+
+    rates = each(lambda r: r["moves_per_s"])
+    without, watched = rates["without"], rates["with_viewers"]
+    alone, with_viewers_mean = fmean(without), fmean(watched)
     per_round = [round(w / ((without[k] + without[k + 1]) / 2), 3) for k, w in enumerate(watched)]
     # the games process's CPU per move in each round: the viewers cost the gateway, not a move, so a round
     # without them that costs a move more than 10 % more (seen on a VM whose idle CPUs halt) is not a baseline
-    cpu_per_move = {"without": [_games_cpu_ms_per_move(rounds[f"without_{k}"]) for k in range(1, FLAT_ROUNDS + 2)],
-                    "with_viewers": [_games_cpu_ms_per_move(f["moves"]) for f in flat]}
-    comparable = (sum(cpu_per_move["without"]) / len(cpu_per_move["without"])
-                  <= 1.1 * sum(cpu_per_move["with_viewers"]) / len(cpu_per_move["with_viewers"]))
+    cpu_per_move = each(_games_cpu_ms_per_move)
+    comparable = fmean(cpu_per_move["without"]) <= 1.1 * fmean(cpu_per_move["with_viewers"])
     paced_rate = round(PACED_FRACTION * alone, 1)
     paced = with_viewers(paced_rate)
     flat_p99 = [f["viewers"]["delivery_latency"].get("p99_ms") for f in flat]
@@ -265,9 +271,7 @@ def run(base: str, streams: str, pids: dict[str, int]) -> dict[str, Any]:
         "stream_process_lag": lag,
         "moves_per_s_ratio_with_viewers": round(with_viewers_mean / alone, 3),
         "moves_per_s_ratio_per_round": per_round,
-        "idle_share_of_the_cores": {"without": [rounds[f"without_{k}"]["idle_share_of_the_cores"]
-                                                for k in range(1, FLAT_ROUNDS + 2)],
-                                    "with_viewers": [f["moves"]["idle_share_of_the_cores"] for f in flat]},
+        "idle_share_of_the_cores": each(lambda r: r["idle_share_of_the_cores"]),
         "games_cpu_ms_per_move": cpu_per_move,
         "rounds_comparable": comparable,
         "paced": {"target_moves_per_s": paced_rate, "fraction_of_the_rate_without_viewers": PACED_FRACTION} | paced,
