@@ -25,7 +25,13 @@ spent twice the CPU per move without the viewers. So the module compares the gam
 move (``games_cpu_ms_per_move``); when the rounds without the viewers cost a move more than 10 % more
 than the rounds with them, ``rounds_comparable`` is false, and a drop within the target is reported
 as ``null`` (not shown) rather than true: such rounds can only make the drop look smaller, so a drop
-past the target is still false. A last round opens the
+past the target is still false. One more flat-out round runs without the viewers beside a process that
+only spins at the idle scheduling class (``SCHED_IDLE``), the control: by its class it takes only CPU time
+nothing else wants, so the movers should lose nothing to it. Where they lose to it what they lose to the
+viewers (a VM whose scheduler keeps its tasks off a busy vCPU whatever that vCPU runs, 2026-12-06 late
+night, ``docs/benchmarks.md``), the drop is the cost of any busy neighbour, not of the viewers' work:
+``idle_priority_neighbour`` gives that round's ratio to the rounds without and the rounds with the viewers'
+ratio to it. The target's verdict stays the drop against the rounds without. A last round opens the
 viewers again with the movers paced at ``BENCH_STREAM_PACED_FRACTION`` (default 0.5) of the rate without
 viewers, for the delivery latency of a machine that has cores to spare.
 
@@ -107,6 +113,13 @@ def _viewer_client(streams: str, specs: list[dict[str, Any]], grace: float) -> t
                      + "".join(f"{s['game']} {s['after']} {s['token'] or '-'}\n" for s in specs))
     proc.stdin.flush()
     return proc, True
+
+
+def _idle_priority_neighbour() -> subprocess.Popen[bytes]:
+    """A process that only spins, at the idle scheduling class (``SCHED_IDLE``): by the class's contract
+    it takes only CPU time nothing else wants, shares no lock, socket or cache line with the servers."""
+    spin = "import os\nos.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))\nwhile True:\n    pass\n"
+    return subprocess.Popen([sys.executable, "-c", spin])
 
 
 def _children_cpu_s() -> float:
@@ -244,6 +257,15 @@ def run(base: str, streams: str, pids: dict[str, int]) -> dict[str, Any]:
         rounds[f"with_viewers_{k}"] = flat[-1]["moves"]
         rounds[f"without_{k + 1}"] = play()
     lag = _lag(streams)  # the gateway's stages over the flat-out rounds (its histograms since it started)
+    # the control: the movers flat out beside a process that should cost them nothing (it spins at the idle
+    # scheduling class); what they lose here, they lose to any busy neighbour, not to the viewers' work
+    neighbour = _idle_priority_neighbour()
+    try:
+        rounds["beside_an_idle_priority_neighbour"] = play()
+        neighbour_cpu_s = round(cpu_seconds(neighbour.pid), 1)
+    finally:
+        neighbour.kill()
+        neighbour.wait()
     moved = {"without": [rounds[f"without_{k}"] for k in range(1, FLAT_ROUNDS + 2)],
              "with_viewers": [f["moves"] for f in flat]}
 
@@ -253,6 +275,7 @@ def run(base: str, streams: str, pids: dict[str, int]) -> dict[str, Any]:
     rates = each(lambda r: r["moves_per_s"])
     without, watched = rates["without"], rates["with_viewers"]
     alone, with_viewers_mean = fmean(without), fmean(watched)
+    beside = rounds["beside_an_idle_priority_neighbour"]["moves_per_s"]
     per_round = [round(w / ((without[k] + without[k + 1]) / 2), 3) for k, w in enumerate(watched)]
     # the games process's CPU per move in each round: the viewers cost the gateway, not a move, so a round
     # without them that costs a move more than 10 % more (seen on a VM whose idle CPUs halt) is not a baseline
@@ -274,6 +297,11 @@ def run(base: str, streams: str, pids: dict[str, int]) -> dict[str, Any]:
         "idle_share_of_the_cores": each(lambda r: r["idle_share_of_the_cores"]),
         "games_cpu_ms_per_move": cpu_per_move,
         "rounds_comparable": comparable,
+        "idle_priority_neighbour": {
+            "moves_per_s_ratio_to_without": round(beside / alone, 3),
+            "neighbour_cpu_s": neighbour_cpu_s,
+            "moves_per_s_ratio_with_viewers_to_beside_it": round(with_viewers_mean / beside, 3),
+        },
         "paced": {"target_moves_per_s": paced_rate, "fraction_of_the_rate_without_viewers": PACED_FRACTION} | paced,
         "targets": {
             "every_viewer_every_event": all(r["viewers"]["complete"] == r["viewers"]["viewers"]
@@ -311,7 +339,8 @@ def main() -> dict[str, Any]:
                     f"{MOVERS} Tally games against `speltafel serve games` (waitress); load clients: the viewers "
                     f"one compiled epoll process (bench/support/sse_viewers.c), the flat-out movers "
                     f"{'wrk (bench/support/move.lua)' if MOVER_CLIENT == 'wrk' else 'asyncio + uvloop (aiohttp)'}, "
-                    f"the paced ones asyncio + uvloop (aiohttp); {SECONDS:g} s per round, flat out {' / '.join(['without', 'with'] * FLAT_ROUNDS + ['without'])}, then with the "
+                    f"the paced ones asyncio + uvloop (aiohttp); {SECONDS:g} s per round, flat out {' / '.join(['without', 'with'] * FLAT_ROUNDS + ['without'])}, then "
+                    f"without beside an idle-priority spinner, then with the "
                     f"viewers again and the movers paced at {PACED_FRACTION:g} of the rate without viewers")
     out["load_average_at_end"] = load_average()
     return out
