@@ -261,7 +261,7 @@ def run(base: str, streams: str, pids: dict[str, int]) -> dict[str, Any]:
     # scheduling class); what they lose here, they lose to any busy neighbour, not to the viewers' work
     neighbour = _idle_priority_neighbour()
     try:
-        rounds["beside_an_idle_priority_neighbour"] = play()
+        beside_round = rounds["beside_an_idle_priority_neighbour"] = play()
         neighbour_cpu_s = round(cpu_seconds(neighbour.pid), 1)
     finally:
         neighbour.kill()
@@ -275,7 +275,7 @@ def run(base: str, streams: str, pids: dict[str, int]) -> dict[str, Any]:
     rates = each(lambda r: r["moves_per_s"])
     without, watched = rates["without"], rates["with_viewers"]
     alone, with_viewers_mean = fmean(without), fmean(watched)
-    beside = rounds["beside_an_idle_priority_neighbour"]["moves_per_s"]
+    beside = beside_round["moves_per_s"]
     per_round = [round(w / ((without[k] + without[k + 1]) / 2), 3) for k, w in enumerate(watched)]
     # the games process's CPU per move in each round: the viewers cost the gateway, not a move, so a round
     # without them that costs a move more than 10 % more (seen on a VM whose idle CPUs halt) is not a baseline
