@@ -8,8 +8,9 @@ events, which is why the cursor is per shard.
 Both instances are our own (``initdb`` + ``pg_ctl`` as the OS user postgres on a free port, stopped by
 their data directories). A shard's horizon is the oldest transaction still open anywhere in its cluster,
 so a shard on the machine's PostgreSQL, which ``make test``'s main tiers use at the same time, could be
-held back by any of their transactions: on 2026-12-07 shard 0 (then that one) had not made all its
-committed events readable 60 s after its writers finished, and the test failed though nothing was skipped."""
+held back by any of their transactions: on 2026-12-07 shard 0, then on the machine's PostgreSQL, had not
+made all its committed events readable 60 s after its writers finished, and the test failed though
+nothing was skipped."""
 
 from __future__ import annotations
 
@@ -37,7 +38,7 @@ STREAMS, EVENTS, WRITERS = 48, 4, 8
 
 
 @pytest.fixture
-def two_postgres() -> Iterator[tuple[str, str]]:
+def shard_urls() -> Iterator[list[str]]:
     # under /tmp: the postgres user must reach them
     roots = [Path(tempfile.mkdtemp(prefix=f"speltafel-shard{k}-")) for k in (0, 1)]
     try:
@@ -49,7 +50,7 @@ def two_postgres() -> Iterator[tuple[str, str]]:
                 started.callback(pg.stop)
                 apply(pg.url, migration_sets())
                 urls.append(pg.url)
-            yield urls[0], urls[1]
+            yield urls
     finally:
         for root in roots:
             shutil.rmtree(root, ignore_errors=True)
@@ -79,9 +80,8 @@ def drain_until(store: ShardedEventStore, cursor: ShardCursor, seen: list[tuple[
         time.sleep(0.1)
 
 
-def test_per_shard_cursors_deliver_every_event_once_across_two_instances(two_postgres: tuple[str, str]) -> None:
-    first, second_postgres = two_postgres
-    pools = [make_pool(first, max_size=WRITERS + 2), make_pool(second_postgres, max_size=WRITERS + 2)]
+def test_per_shard_cursors_deliver_every_event_once_across_two_instances(shard_urls: list[str]) -> None:
+    pools = [make_pool(url, max_size=WRITERS + 2) for url in shard_urls]
     try:
         store = ShardedEventStore([PostgresEventStore(pool, "games") for pool in pools])
         streams = [f"game-{k:03d}" for k in range(STREAMS)]
@@ -91,7 +91,7 @@ def test_per_shard_cursors_deliver_every_event_once_across_two_instances(two_pos
         cursor = store.start()
 
         # a transaction on shard 1 that takes its position now and commits after everything else
-        held = psycopg.connect(second_postgres)
+        held = psycopg.connect(shard_urls[1])
         held_tx = held.transaction()
         held_tx.__enter__()
         PostgresEventStore(held, "games").append(late, 0, [NewEvent("Opened", {"late": True})])
