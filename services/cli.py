@@ -140,9 +140,25 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if args.workers != 1:
         print("speltafel serve: --workers is ignored (one process; scale with HTTP_THREADS and replicas)",
               file=sys.stderr)
+    server = HttpServerSettings.from_env(args.service)
+    if not kept_on_cpus("serve", server.cpus):
+        return 2
     app = importlib.import_module(f"services.{args.service}.bootstrap").create_app(settings)
-    serve(app, settings.host, port, HttpServerSettings.from_env())
+    serve(app, settings.host, port, server)
     return 0
+
+
+def kept_on_cpus(command: str, cpus: str) -> bool:
+    """Keep this process on ``HTTP_CPUS``'s CPUs before a server starts; False (and why, on stderr) for a
+    malformed list or one that names a CPU this process may not run on."""
+    from shared.web.server import keep_on_cpus
+
+    try:
+        keep_on_cpus(cpus)
+    except ValueError as error:
+        print(f"speltafel {command}: {error}", file=sys.stderr)
+        return False
+    return True
 
 
 def cmd_gateway(args: argparse.Namespace) -> int:
@@ -155,7 +171,9 @@ def cmd_gateway(args: argparse.Namespace) -> int:
     settings = Settings.from_env()
     configure_logging("gateway", settings.log_level)
     streams = os.environ.get("STREAMS_URL") or f"http://127.0.0.1:{streams_port()}"
-    server = HttpServerSettings.from_env()
+    server = HttpServerSettings.from_env("gateway")
+    if not kept_on_cpus("gateway", server.cpus):
+        return 2
     # each forwarded live stream holds one of the server's threads: keep a few for everything else
     max_streams = int(os.environ.get("GATEWAY_MAX_STREAMS") or max(1, server.threads - 4))
     app = create_gateway_app(settings.service_urls, streams=streams, max_streams=max_streams,
