@@ -73,6 +73,13 @@ SERVERS = {
 }
 
 
+def server_label(kind: str) -> str:
+    """``SERVERS[kind]``, and the CPUs waitress was kept on when ``HTTP_CPUS`` is set for the run (both
+    the games app and the reference then stay on them: ``HTTP_CPUS=0 make bench``)."""
+    cpus = os.environ.get("HTTP_CPUS", "").strip()
+    return SERVERS[kind] + (f", kept on CPU {cpus} (HTTP_CPUS)" if cpus and kind == "waitress" else "")
+
+
 def server_kind() -> str:
     kind = os.environ.get("BENCH_SERVER") or "waitress"
     if kind not in SERVERS:

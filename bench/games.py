@@ -12,7 +12,7 @@ from typing import Any
 
 import requests
 
-from bench.common import SERVERS, bench_backends, latency_stats, server_kind, start_server, wait_until_up
+from bench.common import bench_backends, latency_stats, server_kind, server_label, start_server, wait_until_up
 from bench.support.tally import Tally
 from services.games.domain.play import replay
 from services.games.engines.base import GameConfig
@@ -138,7 +138,7 @@ def main() -> dict[str, Any]:
         try:
             wait_until_up(base + "/readyz")
             out["http"] = http_benchmarks(base)
-            out["http"]["server"] = f"{SERVERS[kind]}; clients in another process, same 2 cores"
+            out["http"]["server"] = f"{server_label(kind)}; clients in another process, same 2 cores"
         finally:
             server.terminate()
             server.wait(10)

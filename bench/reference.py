@@ -39,11 +39,11 @@ import psycopg
 import requests
 
 from bench.common import (
-    SERVERS,
     CpuMeter,
     bench_backends,
     load_average,
     server_kind,
+    server_label,
     start_server,
     wait_until_up,
 )
@@ -440,7 +440,7 @@ def main() -> dict[str, Any]:
         try:
             wait_until_up(games_url + "/readyz")
             wait_until_up(ref_url + "/")
-            out["server"] = f"{SERVERS[kind]}, both apps; wrk on the same 2 cores"
+            out["server"] = f"{server_label(kind)}, both apps; wrk on the same 2 cores"
             if "post_move" in PARTS:
                 pids = {"games": games_server.pid, "ref": ref_server.pid}
                 out["post_move"] = http_rounds(games_url, ref_url, work, pids, CpuMeter(db_url))

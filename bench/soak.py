@@ -253,6 +253,8 @@ def main(previous: dict[str, Any] | None = None) -> dict[str, Any]:
                    STREAMS_PORT=str(free_port()), **{f"{n.upper()}_PORT": str(p) for n, p in ports.items()})
         for name in SERVICES:
             env.pop(f"{name.upper()}_URL", None)  # the launcher derives them from the ports
+        if env.get("HTTP_CPUS", "").strip():  # `HTTP_CPUS=0 make bench`: here only the games service stays on
+            env.setdefault("HTTP_CPUS_GAMES", env.pop("HTTP_CPUS"))  # them (all five servers on one would starve)
         urls = {name: f"http://127.0.0.1:{port}" for name, port in ports.items()}
         stack = _start_stack(env, logs / "launcher.out")
         try:
