@@ -13,6 +13,7 @@ from shared.db import make_pool
 from shared.messages import QUEUES
 from shared.outbox import job_counts, outbox_stats
 from shared.web.app import ReadyCheck
+from shared.web.closing import on_close
 
 
 @dataclass
@@ -28,6 +29,16 @@ class Infrastructure:
             make_pool(settings.database_url, max_size=max_size),
             Redis.from_url(settings.redis_url, socket_timeout=5, socket_connect_timeout=2),
         )
+
+    def close(self) -> None:
+        """Close the pool (its connections and its worker threads) and the Redis connections."""
+        self.pool.close()
+        self.redis.close()
+
+    def closed_with(self, app: Any) -> None:
+        """Close these connections when ``app`` is closed (``shared.web.closing.close_app``: the server's
+        shutdown, a test's teardown), not whenever the garbage collector gets to the pool."""
+        on_close(app, self.close)
 
     def ready_checks(self) -> dict[str, ReadyCheck]:
         def postgres() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,7 @@ from shared.bots import bots_secret
 from shared.config import Settings
 from shared.service_kit import Infrastructure
 from shared.web.app import create_service_app
+from shared.web.closing import on_close
 
 MIGRATIONS = Path(__file__).parent / "adapters" / "migrations"
 
@@ -66,7 +68,9 @@ def create_app(settings: Settings | None = None, registry: Registry | None = Non
         infra.config(),
     )
     # notices on a connection of their own with Redis's replies off: a move does not wait on Redis
-    app.extensions["games_service"] = build_service(infra, registry, NoticeSender(infra.redis).publish)
+    notices = NoticeSender(infra.redis)
+    on_close(app, notices.close)
+    app.extensions["games_service"] = build_service(infra, registry, notices.publish)
     register_view_components(app.extensions["speltafel_api"].spec, app.extensions["games_service"].registry)
     attach_examples(app.extensions["speltafel_api"].spec)
     app.extensions["player_directory"] = PlayerDirectory(infra.pool)
@@ -75,6 +79,7 @@ def create_app(settings: Settings | None = None, registry: Registry | None = Non
     # seconds between keep-alives on an idle live stream (also how soon a client that left is noticed)
     app.config["STREAM_KEEPALIVE_SECONDS"] = float(os.environ.get("STREAM_KEEPALIVE_SECONDS") or 15)
 
+    infra.closed_with(app)
     return app
 
 
@@ -86,10 +91,16 @@ def create_streams(settings: Settings | None = None, registry: Registry | None =
     settings = settings or Settings.from_env()
     infra = Infrastructure.connect(settings, max_size=8)
     service = GamesService(registry or default_registry(), UnitOfWork(infra.pool), RedisNotifier(infra.redis).publish)
-    return create_stream_app(service, PlayerDirectory(infra.pool), StreamSettings(
+    app = create_stream_app(service, PlayerDirectory(infra.pool), StreamSettings(
         admin_token=settings.admin_token,
         redis_url=settings.redis_url,
         keepalive=float(os.environ.get("STREAM_KEEPALIVE_SECONDS") or 15),
         batch=float(os.environ.get("STREAM_BATCH_SECONDS") or 0.05),
         cors_origins=settings.cors_origins,
     ))
+
+    async def close_connections(_: Any) -> None:  # after the hub has stopped (its cleanup runs first)
+        await asyncio.to_thread(infra.close)
+
+    app.on_cleanup.append(close_connections)
+    return app

@@ -73,4 +73,5 @@ def create_app(
     app.extensions["player_directory"] = PlayerDirectory(infra.pool)
     app.extensions["subscribe_ticket"] = RedisTicketNotifier(infra.redis).subscribe
 
+    infra.closed_with(app)
     return app

@@ -48,4 +48,5 @@ def create_app(settings: Settings | None = None, routing_config: RoutingConfig |
     app.extensions["questions_service"] = svc
     app.extensions["player_directory"] = PlayerDirectory(infra.pool)
 
+    infra.closed_with(app)
     return app

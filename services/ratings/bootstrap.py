@@ -48,4 +48,5 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.extensions["ratings_service"] = build_service(infra)
     app.extensions["player_directory"] = PlayerDirectory(infra.pool)  # role tokens at the door (shared.web.roles)
 
+    infra.closed_with(app)
     return app

@@ -29,6 +29,7 @@ from waitress.server import create_server
 from waitress.task import ErrorTask
 
 from shared.errors import problem_for_status, problem_type, status_phrase
+from shared.web.closing import close_app
 from shared.web.problems import PROBLEM_MEDIA_TYPE
 
 
@@ -141,4 +142,7 @@ def serve(app: Any, host: str, port: int, settings: HttpServerSettings | None = 
         raise SystemExit(0)
 
     signal.signal(signal.SIGTERM, stop)
-    server.run()
+    try:
+        server.run()  # returns once a stop signal's running requests have had their grace
+    finally:  # then the app's pools and Redis connections end cleanly, not with the process
+        close_app(app)

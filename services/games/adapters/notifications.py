@@ -119,6 +119,15 @@ class NoticeSender:
         self._waiting.append((channel(game_id), encode_notice(version, rows) if rows else str(version).encode()))
         self._send_all_waiting()
 
+    def close(self) -> None:
+        """Send what waits and close the connection (at the app's close, ``shared.web.closing``)."""
+        with self._lock:
+            if self._waiting:
+                self._send_waiting()
+            conn, self._conn = self._conn, None
+        if conn is not None:
+            conn.disconnect()
+
     def _send_all_waiting(self) -> None:
         # whoever holds the lock sends what waits; a thread that finds it held leaves its notice to the
         # holder, which looks again after letting go (so many threads' notices leave in one send)
