@@ -1,13 +1,17 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any, TypeVar
 
 import pytest
 from hypothesis import HealthCheck, settings
 from redis import Redis
 
+from shared.web.closing import close_app
 from tests.support.infra import TestDatabase, redis_test_url, resolve_for_tests
+
+App = TypeVar("App")
 
 # Rate limits are off in every test that does not switch them on itself (tests/e2e/test_front_door.py).
 os.environ.setdefault("RATE_LIMITS", "off")
@@ -80,3 +84,19 @@ def redis_client(redis_url: str) -> Iterator[Redis]:
     client = Redis.from_url(redis_url)
     yield client
     client.close()
+
+
+@pytest.fixture
+def closing() -> Iterator[Callable[[App], App]]:
+    """Closes the apps a test builds after it (``client = closing(create_app(...)).test_client()``): their
+    pools and Redis connections end with the test, not whenever the garbage collector reaches them, which
+    may be on one of a pool's own worker threads ("cannot join current thread", shared/web/closing.py)."""
+    built: list[Any] = []
+
+    def keep(app: App) -> App:
+        built.append(app)
+        return app
+
+    yield keep
+    for app in reversed(built):
+        close_app(app)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import threading
 from collections.abc import Iterator
 from typing import Any
@@ -13,6 +14,7 @@ from werkzeug.serving import make_server
 from services.games.bootstrap import create_app as create_games_app
 from services.games.engines.registry import default_registry
 from shared.config import Settings
+from shared.web.closing import close_app
 
 ADMIN = "test-admin-token"
 # every e2e client calls as a browser page on the web client's development origin would (CORS_ORIGINS'
@@ -46,18 +48,29 @@ def browser_session() -> requests.Session:
 
 class Server:
     def __init__(self, app: Any) -> None:
+        self.app = app
         self.httpd = make_server("127.0.0.1", 0, app, threaded=True)
         self.url = f"http://127.0.0.1:{self.httpd.server_port}"
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
         self.thread.start()
 
     def stop(self) -> None:
+        """Stop serving and close the app (its pools and Redis connections), as ``speltafel serve`` does."""
         self.httpd.shutdown()
+        close_app(self.app)
 
 
 def settings_for(database_url: str, redis_url: str) -> Settings:
     base = Settings.from_env()
     return Settings(database_url, redis_url, ADMIN, "127.0.0.1", 0, base.ports, "WARNING")
+
+
+def service_app(service: str, settings: Settings) -> Any:
+    """A service's app as ``speltafel serve`` builds it; the games service knows DiceDuel beside the five
+    games. Whoever builds one closes it (``Server.stop``, the ``closing`` fixture)."""
+    if service == "games":
+        return create_games_app(settings, default_registry("tests.support.diceduel:DiceDuel"))
+    return importlib.import_module(f"services.{service}.bootstrap").create_app(settings)
 
 
 @pytest.fixture

@@ -3,14 +3,13 @@ get a problem+json 4xx, never a 500 — checked by walking each service's own Op
 
 from __future__ import annotations
 
-import importlib
 import json
 import re
 from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import ADMIN, settings_for
+from tests.e2e.conftest import ADMIN, service_app, settings_for
 
 pytestmark = pytest.mark.e2e
 SERVICES = ("games", "matchmaking", "questions", "ratings")
@@ -25,22 +24,14 @@ BAD_IDS = ["not-an-id", "0", "%00", "00000000-0000-0000-0000-000000000000", "x" 
 
 
 def make_app(service: str, database_url: str, redis_url: str) -> Any:
-    if service == "games":
-        from services.games.bootstrap import create_app
-        from services.games.engines.registry import default_registry
-
-        return create_app(
-            settings_for(database_url, redis_url), default_registry("tests.support.diceduel:DiceDuel")
-        )
-    module = importlib.import_module(f"services.{service}.bootstrap")
-    return module.create_app(settings_for(database_url, redis_url))
+    return service_app(service, settings_for(database_url, redis_url))
 
 
 @pytest.mark.parametrize("service", SERVICES)
 def test_openapi_lists_every_route_and_bad_input_never_gives_500(
-    service: str, database_url: str, redis_url: str
+    service: str, database_url: str, redis_url: str, closing: Any
 ) -> None:
-    app = make_app(service, database_url, redis_url)
+    app = closing(make_app(service, database_url, redis_url))
     client = app.test_client()
     spec = client.get("/openapi.json").get_json()
     assert spec["openapi"].startswith("3.")

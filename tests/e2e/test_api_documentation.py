@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from shared.web.closing import close_app
 from tests.e2e.test_api_conformance import SERVICES, make_app
 
 pytestmark = pytest.mark.e2e
@@ -16,7 +17,11 @@ METHODS = {"get", "post", "put", "patch", "delete"}
 
 
 def spec_of(service: str, database_url: str, redis_url: str) -> dict[str, Any]:
-    spec: dict[str, Any] = make_app(service, database_url, redis_url).test_client().get("/openapi.json").get_json()
+    app = make_app(service, database_url, redis_url)
+    try:
+        spec: dict[str, Any] = app.test_client().get("/openapi.json").get_json()
+    finally:
+        close_app(app)
     return spec
 
 
@@ -62,8 +67,8 @@ NOT_JSON: list[tuple[dict[str, str], bytes, str]] = [
 
 @pytest.mark.parametrize(("headers", "body", "named"), NOT_JSON)
 def test_a_body_that_is_not_json_gets_a_problem_naming_it(headers: dict[str, str], body: bytes, named: str,
-                                                          database_url: str, redis_url: str) -> None:
-    client = make_app("games", database_url, redis_url).test_client()
+                                                          database_url: str, redis_url: str, closing: Any) -> None:
+    client = closing(make_app("games", database_url, redis_url)).test_client()
     response = client.post("/v1/players", data=body, headers=headers)
     assert 400 <= response.status_code < 500
     assert response.content_type == "application/problem+json"
@@ -74,7 +79,7 @@ def test_a_body_that_is_not_json_gets_a_problem_naming_it(headers: dict[str, str
     assert client.get("/v1/players/me").status_code == 401  # nothing registered; sanity of the client
 
 
-def test_a_json_body_is_still_read(database_url: str, redis_url: str) -> None:
-    client = make_app("games", database_url, redis_url).test_client()
+def test_a_json_body_is_still_read(database_url: str, redis_url: str, closing: Any) -> None:
+    client = closing(make_app("games", database_url, redis_url)).test_client()
     response = client.post("/v1/players", json={"display_name": "Anneke"})
     assert response.status_code == 201, response.get_data(as_text=True)

@@ -173,13 +173,13 @@ def test_seating_a_bot_is_refused_with_problems(stack: Stack) -> None:
 
 
 def test_a_bot_account_is_move_limited_per_game_not_across_its_games(
-    database_url: str, redis_url: str, monkeypatch: pytest.MonkeyPatch
+    database_url: str, redis_url: str, monkeypatch: pytest.MonkeyPatch, closing: Any
 ) -> None:
     """One bot account plays many games at once: the move limit counts per game for it (per player for people)."""
     from tests.e2e.test_front_door import assert_429, limited_games_app
 
     monkeypatch.setenv("BOTS_SECRET", SECRET)
-    client = limited_games_app(database_url, redis_url, moves="2/minute").test_client()
+    client = closing(limited_games_app(database_url, redis_url, moves="2/minute")).test_client()
     admin = {"Authorization": f"Bearer {ADMIN}"}
     game = client.post("/v1/games", json={"game_type": "klapper", "num_players": 2}, headers=admin).get_json()
     assert client.post(f"/v1/games/{game['id']}/seats/0/bot", json={"level": "random"}, headers=admin).status_code == 200

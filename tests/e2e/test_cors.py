@@ -6,7 +6,6 @@ client reads exposed to the page's script, and give another origin no Access-Con
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import socket
 from collections.abc import Iterator
 from typing import Any
@@ -16,9 +15,8 @@ import requests
 
 from services.games.bootstrap import create_streams
 from services.gateway.app import create_gateway_app
-from shared.config import Settings
 from tests.conftest import redis_db
-from tests.e2e.conftest import ADMIN, Server, settings_for
+from tests.e2e.conftest import ADMIN, Server, service_app, settings_for
 from tests.support.infra import redis_test_url
 from tests.support.streams import StreamServer
 
@@ -35,15 +33,6 @@ def closed_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
-
-
-def service_app(service: str, settings: Settings) -> Any:
-    if service == "games":
-        from services.games.bootstrap import create_app
-        from services.games.engines.registry import default_registry
-
-        return create_app(settings, default_registry("tests.support.diceduel:DiceDuel"))
-    return importlib.import_module(f"services.{service}.bootstrap").create_app(settings)
 
 
 @pytest.fixture(scope="module")

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import csv
 import dataclasses
-import importlib
 import io
 import re
 import uuid
@@ -18,7 +17,7 @@ import requests
 import requests.adapters
 
 from shared.config import RateLimits
-from tests.e2e.conftest import ADMIN, Server, settings_for
+from tests.e2e.conftest import ADMIN, Server, service_app, settings_for
 from tests.e2e.test_api_conformance import SERVICES, make_app
 
 pytestmark = pytest.mark.e2e
@@ -37,8 +36,8 @@ def assert_problem(response: Any, status: int, field: str | None = None) -> dict
 
 
 @pytest.fixture
-def apps(database_url: str, redis_url: str) -> dict[str, Any]:
-    return {name: make_app(name, database_url, redis_url) for name in SERVICES}
+def apps(database_url: str, redis_url: str, closing: Any) -> dict[str, Any]:
+    return {name: closing(make_app(name, database_url, redis_url)) for name in SERVICES}
 
 
 # -- item 6: hostile input ------------------------------------------------------------------------------
@@ -206,12 +205,7 @@ def limited_app(service: str, database_url: str, redis_url: str, gateway_secret:
         settings_for(database_url, redis_url), rate_limits=dataclasses.replace(RateLimits(), enabled=True, **limits),
         gateway_secret=gateway_secret,
     )
-    if service == "games":
-        from services.games.bootstrap import create_app
-        from services.games.engines.registry import default_registry
-
-        return create_app(settings, default_registry("tests.support.diceduel:DiceDuel"))
-    return importlib.import_module(f"services.{service}.bootstrap").create_app(settings)
+    return service_app(service, settings)
 
 
 def limited_games_app(database_url: str, redis_url: str, **limits: str) -> Any:
@@ -223,17 +217,18 @@ def assert_429(response: Any) -> None:
     assert int(response.headers["Retry-After"]) >= 1
 
 
-def test_registrations_beyond_the_limit_are_429_with_retry_after(database_url: str, redis_url: str) -> None:
-    client = limited_games_app(database_url, redis_url, register="3/minute").test_client()
+def test_registrations_beyond_the_limit_are_429_with_retry_after(database_url: str, redis_url: str,
+                                                                 closing: Any) -> None:
+    client = closing(limited_games_app(database_url, redis_url, register="3/minute")).test_client()
     for n in range(3):
         assert client.post("/v1/players", json={"display_name": f"p{n}"}).status_code == 201
     assert_429(client.post("/v1/players", json={"display_name": "one too many"}))
 
 
 def test_repeated_bad_tokens_are_429_but_a_good_token_from_elsewhere_is_served(
-    database_url: str, redis_url: str
+    database_url: str, redis_url: str, closing: Any
 ) -> None:
-    client = limited_games_app(database_url, redis_url, token_failures="5/minute").test_client()
+    client = closing(limited_games_app(database_url, redis_url, token_failures="5/minute")).test_client()
     player = client.post("/v1/players", json={"display_name": "Els"}).get_json()
     bad = {"Authorization": "Bearer not-a-token"}
     for _ in range(5):
@@ -245,9 +240,9 @@ def test_repeated_bad_tokens_are_429_but_a_good_token_from_elsewhere_is_served(
 
 
 def test_moves_beyond_the_per_player_limit_are_429_and_other_players_still_move(
-    database_url: str, redis_url: str
+    database_url: str, redis_url: str, closing: Any
 ) -> None:
-    client = limited_games_app(database_url, redis_url, moves="2/minute").test_client()
+    client = closing(limited_games_app(database_url, redis_url, moves="2/minute")).test_client()
     tokens = [client.post("/v1/players", json={"display_name": n}).get_json()["token"] for n in ("A", "B")]
     url = f"/v1/games/{uuid.uuid4()}/moves"
 
@@ -306,11 +301,11 @@ def _filled(path: str) -> str:
 
 @pytest.mark.parametrize("service", ["games", "matchmaking", "questions"])  # ratings reads no token
 def test_every_operation_that_answers_a_token_failure_429_documents_it(
-    database_url: str, redis_url: str, service: str
+    database_url: str, redis_url: str, service: str, closing: Any
 ) -> None:
     """Once one address is over its token-failure limit, every operation that looks at the token answers it
     429: each of them is documented with 429 (the documentation is checked against the service itself)."""
-    client = limited_app(service, database_url, redis_url, token_failures="1/minute").test_client()
+    client = closing(limited_app(service, database_url, redis_url, token_failures="1/minute")).test_client()
     spec = client.get("/openapi.json").get_json()
     bad = {"Authorization": "Bearer not-a-token"}
     first = next((p, m) for p, m, op in operations(spec) if op.get("security") and m == "get")
@@ -334,9 +329,9 @@ def test_every_operation_that_answers_a_token_failure_429_documents_it(
     [("matchmaking", "POST", "/v1/tickets"), ("questions", "GET", "/v1/packs"), ("questions", "POST", "/v1/packs")],
 )
 def test_token_failures_are_429_on_the_other_services_too(
-    database_url: str, redis_url: str, service: str, method: str, path: str
+    database_url: str, redis_url: str, service: str, method: str, path: str, closing: Any
 ) -> None:
-    client = limited_app(service, database_url, redis_url, token_failures="3/minute").test_client()
+    client = closing(limited_app(service, database_url, redis_url, token_failures="3/minute")).test_client()
     bad = {"Authorization": "Bearer not-a-token"}
     answers = [client.open(path, method=method, headers=bad, json={} if method == "POST" else None)
                for _ in range(4)]

@@ -339,13 +339,14 @@ def test_ndjson_flows_through_waitress_and_a_client_leaving_frees_the_stream(
 
 
 def test_a_stream_with_redis_down_is_a_503_with_retry_after_not_a_broken_stream(
-    games_url: str, database_url: str
+    games_url: str, database_url: str, closing: Any
 ) -> None:
     game_id, clients = new_game(games_url, 2)
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         nowhere = f"redis://127.0.0.1:{s.getsockname()[1]}/0"
-    app = create_games_app(settings_for(database_url, nowhere), default_registry("tests.support.diceduel:DiceDuel"))
+    app = closing(create_games_app(settings_for(database_url, nowhere),
+                                   default_registry("tests.support.diceduel:DiceDuel")))
     for accept in ("text/event-stream", "application/x-ndjson"):
         r = app.test_client().get(f"/v1/games/{game_id}/events/stream",
                                   headers={"Accept": accept, "Authorization": f"Bearer {clients[0].token}"})

@@ -17,9 +17,9 @@ pytestmark = pytest.mark.e2e
 REGISTRY = default_registry("tests.support.diceduel:DiceDuel")
 
 
-def test_a_token_revoked_elsewhere_cannot_move(database_url: str, redis_url: str) -> None:
-    one = create_games_app(settings_for(database_url, redis_url), REGISTRY).test_client()
-    other = create_games_app(settings_for(database_url, redis_url), REGISTRY).test_client()
+def test_a_token_revoked_elsewhere_cannot_move(database_url: str, redis_url: str, closing: Any) -> None:
+    one = closing(create_games_app(settings_for(database_url, redis_url), REGISTRY)).test_client()
+    other = closing(create_games_app(settings_for(database_url, redis_url), REGISTRY)).test_client()
     players = [one.post("/v1/players", json={"display_name": f"tk{k}"}).get_json() for k in range(2)]
     admin = {"Authorization": f"Bearer {ADMIN}"}
     game = one.post("/v1/games", json={"game_type": "diceduel", "seats": [p["id"] for p in players]}, headers=admin)
@@ -50,11 +50,11 @@ def test_a_token_revoked_elsewhere_cannot_move(database_url: str, redis_url: str
 
 
 def test_a_move_over_http_with_a_token_seen_before_is_one_round_trip(
-        database_url: str, redis_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+        database_url: str, redis_url: str, monkeypatch: pytest.MonkeyPatch, closing: Any) -> None:
     """The whole request, not only the service's transaction: no token look-up at the door (the
     role-token guard, the identity) before the move's one pipeline."""
     monkeypatch.setenv("DB_POOL_MAX", "1")  # the app's one pool has one connection: every query crosses it
-    app = create_games_app(settings_for(database_url, redis_url), REGISTRY)
+    app = closing(create_games_app(settings_for(database_url, redis_url), REGISTRY))
     client = app.test_client()
     players = [client.post("/v1/players", json={"display_name": f"rt{k}"}).get_json() for k in range(2)]
     admin = {"Authorization": f"Bearer {ADMIN}"}

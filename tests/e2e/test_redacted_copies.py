@@ -19,6 +19,7 @@ from services.games.bootstrap import create_app as create_games_app
 from services.games.engines.registry import default_registry
 from services.games.service_layer.core import SPECTATOR, Committed, _redact
 from shared.auth import Identity, PlayerDirectory
+from shared.web.closing import close_app
 from tests.e2e.conftest import settings_for
 
 pytestmark = pytest.mark.e2e
@@ -41,7 +42,9 @@ def test_every_game_type_is_covered() -> None:
 
 @pytest.fixture
 def app(database_url: str, redis_url: str) -> Iterator[Any]:
-    yield create_games_app(settings_for(database_url, redis_url), REGISTRY)
+    made = create_games_app(settings_for(database_url, redis_url), REGISTRY)
+    yield made
+    close_app(made)
 
 
 def old_copies(svc: Any, expected: dict[str, dict[int, dict[int, Any]]]) -> None:

@@ -221,9 +221,10 @@ def openapi_names(spec: dict[str, Any]) -> Iterator[str]:
 
 
 @pytest.mark.parametrize("service", SERVICES)
-def test_every_openapi_property_and_parameter_is_snake_case(service: str, database_url: str, redis_url: str) -> None:
+def test_every_openapi_property_and_parameter_is_snake_case(service: str, database_url: str, redis_url: str,
+                                                            closing: Any) -> None:
     module = importlib.import_module(f"services.{service}.bootstrap")
-    app = module.create_app(settings_for(database_url, redis_url))
+    app = closing(module.create_app(settings_for(database_url, redis_url)))
     spec = app.test_client().get("/openapi.json").get_json()
     bad = [name for name in openapi_names(spec) if name]
     assert not bad, "\n".join(bad)

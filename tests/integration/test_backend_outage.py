@@ -91,10 +91,10 @@ def timed(client: Any, method: str, path: str) -> tuple[Any, float]:
 
 
 def test_postgres_down_is_a_quick_503_with_retry_after_on_every_service_and_recovers(
-    own_postgres: OwnPostgres, redis_url: str
+    own_postgres: OwnPostgres, redis_url: str, closing: Any
 ) -> None:
     os.environ.setdefault("DB_POOL_TIMEOUT", "2")
-    clients = {name: make_app(name, own_postgres.url, redis_url).test_client() for name in SERVICES}
+    clients = {name: closing(make_app(name, own_postgres.url, redis_url)).test_client() for name in SERVICES}
     for name, (method, path) in NEEDS_POSTGRES.items():
         assert timed(clients[name], method, path)[0].status_code == 200, name
 
@@ -127,12 +127,12 @@ def test_postgres_down_is_a_quick_503_with_retry_after_on_every_service_and_reco
     assert pending == {}, f"not recovered without a restart: {sorted(pending)}"
 
 
-def test_redis_down_is_named_by_readyz(database_url: str) -> None:
+def test_redis_down_is_named_by_readyz(database_url: str, closing: Any) -> None:
     nowhere = f"redis://127.0.0.1:{free_port()}/0"
     settings = settings_for(database_url, nowhere)
     from services.ratings.bootstrap import create_app
 
-    client = create_app(settings).test_client()
+    client = closing(create_app(settings)).test_client()
     response, took = timed(client, "GET", "/readyz")
     assert response.status_code == 503 and took < BOUND_SECONDS
     body = response.get_json()

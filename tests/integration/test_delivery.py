@@ -230,7 +230,8 @@ def test_after_redis_lost_its_data_the_relay_resends_and_every_game_is_rated_onc
 
 
 def test_metrics_show_outbox_lag_unconfirmed_rows_and_failed_jobs(
-        pool: ConnectionPool, env: pytest.MonkeyPatch, redis_client: Redis, database_url: str) -> None:
+        pool: ConnectionPool, env: pytest.MonkeyPatch, redis_client: Redis, database_url: str,
+        closing: Any) -> None:
     from services.ratings.bootstrap import create_app
 
     env.setenv("SPELTAFEL_JOB_RETRY_INTERVALS", "0")
@@ -243,7 +244,7 @@ def test_metrics_show_outbox_lag_unconfirmed_rows_and_failed_jobs(
                      " ('games', 'x.y', '{}', now()), ('games', 'x.y', '{}', NULL)")
     assert outbox.relay_once(pool, "games", redis_client) == 2
     work(redis_client, "ratings")
-    body = create_app().test_client().get("/metrics").get_data(as_text=True)
+    body = closing(create_app()).test_client().get("/metrics").get_data(as_text=True)
 
     def gauge(name: str) -> float:
         match = re.search(rf'speltafel_gauge\{{name="{name}",service="ratings"\}} (\S+)', body)
@@ -258,7 +259,8 @@ def test_metrics_show_outbox_lag_unconfirmed_rows_and_failed_jobs(
     assert gauge("outbox_failing") == 0
 
 
-def test_metrics_show_a_failing_relay(pool: ConnectionPool, env: pytest.MonkeyPatch, database_url: str) -> None:
+def test_metrics_show_a_failing_relay(pool: ConnectionPool, env: pytest.MonkeyPatch, database_url: str,
+                                     closing: Any) -> None:
     """A relay attempt that Redis refused is visible in /metrics (outbox_failing), and no longer once it went
     through."""
     from services.ratings.bootstrap import create_app
@@ -268,7 +270,7 @@ def test_metrics_show_a_failing_relay(pool: ConnectionPool, env: pytest.MonkeyPa
     down = Redis.from_url("redis://127.0.0.1:1/0", socket_connect_timeout=0.2)
     with pytest.raises(Exception):  # noqa: B017 - the Redis connection error
         outbox.relay_once(pool, "ratings", down)
-    app = create_app()
+    app = closing(create_app())
 
     def gauge(name: str) -> float:
         body = app.test_client().get("/metrics").get_data(as_text=True)

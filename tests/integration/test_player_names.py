@@ -18,6 +18,7 @@ from rq import Queue
 from shared.auth import Identity, PlayerDirectory
 from shared.config import Settings
 from shared.outbox import relay_once
+from shared.web.closing import close_app
 from tests.support.jobs import close_cached_services, work_off
 from tests.unit.ratings.factories import envelope, finished
 
@@ -55,10 +56,12 @@ def redis(env: Settings) -> Iterator[Redis]:
 
 
 @pytest.fixture
-def ratings(env: Settings) -> FlaskClient:
+def ratings(env: Settings) -> Iterator[FlaskClient]:
     from services.ratings.bootstrap import create_app
 
-    return create_app(env).test_client()
+    app = create_app(env)
+    yield app.test_client()
+    close_app(app)
 
 
 @pytest.fixture
@@ -68,7 +71,9 @@ def matchmaking(env: Settings, monkeypatch: pytest.MonkeyPatch) -> Iterator[Flas
 
     games = games_server(env.database_url, env.redis_url)  # leagues are checked against its game types
     monkeypatch.setenv("GAMES_URL", games.url)
-    yield create_app(env).test_client()
+    app = create_app(env)
+    yield app.test_client()
+    close_app(app)
     games.stop()
 
 

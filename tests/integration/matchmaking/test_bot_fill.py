@@ -27,10 +27,10 @@ pytestmark = pytest.mark.integration
 
 
 @pytest.fixture
-def bot_app(env: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> Flask:  # noqa: F811
+def bot_app(env: dict[str, str], monkeypatch: pytest.MonkeyPatch, closing: Any) -> Flask:  # noqa: F811
     monkeypatch.setenv("MATCHMAKING_BOT_FILL_AFTER", "1")
     monkeypatch.setenv("BOTS_SECRET", "test-bots-secret")
-    return make_app(env)
+    return closing(make_app(env))
 
 
 def test_a_lone_ticket_that_allows_bots_is_filled_after_the_wait(bot_app: Flask, pool: Any, redis: Redis) -> None:  # noqa: F811

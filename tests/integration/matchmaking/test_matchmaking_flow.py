@@ -22,6 +22,7 @@ from shared.auth import PlayerDirectory
 from shared.config import Settings
 from shared.db import make_pool
 from shared.outbox import relay_once
+from shared.web.closing import close_app
 from tests.support.jobs import close_cached_services, work_off
 
 pytestmark = pytest.mark.integration
@@ -39,14 +40,7 @@ class Server:
 
     def stop(self) -> None:
         self.httpd.shutdown()
-        close_pools(self.app)
-
-
-def close_pools(app: Any) -> None:
-    """Give back a service app's database connections (the shared test server has few to spare)."""
-    directory = getattr(app, "extensions", {}).get("player_directory")
-    if directory is not None:
-        directory._pool.close()
+        close_app(self.app)  # its connections back: the shared test server has few to spare
 
 
 def games_server(database_url: str, redis_url: str) -> Server:
@@ -102,7 +96,7 @@ def make_app(env: dict[str, str]) -> Flask:
 def app(env: dict[str, str]) -> Iterator[Flask]:
     made = make_app(env)
     yield made
-    close_pools(made)
+    close_app(made)
 
 
 def players(pool: Any, n: int) -> list[tuple[str, str]]:
@@ -205,11 +199,12 @@ def ratings_stub() -> Iterator[tuple[str, dict[str, float]]]:
 
 
 def test_a_ticket_that_waits_long_enough_is_matched_across_a_wider_gap(
-    env: dict[str, str], pool: Any, monkeypatch: pytest.MonkeyPatch, ratings_stub: tuple[str, dict[str, float]]
+    env: dict[str, str], pool: Any, monkeypatch: pytest.MonkeyPatch, ratings_stub: tuple[str, dict[str, float]],
+    closing: Any,
 ) -> None:
     url, mus = ratings_stub
     monkeypatch.setenv("RATINGS_URL", url)
-    app = make_app(env)
+    app = closing(make_app(env))
     client = app.test_client()
     (a, ta), (b, tb) = players(pool, 2)
     mus[a], mus[b] = 20.0, 25.0  # 5 apart: base gap 2, +0.1 per second waited
@@ -327,12 +322,12 @@ def test_league_of_12_plays_3_rounds_with_fewest_repeats_and_correct_standings(
 
 
 def test_disputed_game_ruled_void_changes_standings_and_emits_game_voided(
-    env: dict[str, str], pool: Any, redis: Redis, monkeypatch: pytest.MonkeyPatch
+    env: dict[str, str], pool: Any, redis: Redis, monkeypatch: pytest.MonkeyPatch, closing: Any
 ) -> None:
     games = games_server(env["database_url"], env["redis_url"])
     monkeypatch.setenv("GAMES_URL", games.url)
     try:
-        app = make_app(env)
+        app = closing(make_app(env))
         client = app.test_client()
         people = [p for p, _ in players(pool, 8)]
         league = client.post("/v1/leagues", json={"name": "Cup", "game_type": "diceduel", "participants": people,

@@ -21,12 +21,12 @@ from flask.testing import FlaskClient
 from redis import Redis
 
 from shared.config import Settings
+from shared.web.closing import close_app
 from tests.integration.matchmaking.test_matchmaking_flow import (  # noqa: F401  (fixtures)
     ADMIN,
     DEAD,
     app,
     bearer,
-    close_pools,
     deliver,
     env,
     finished,
@@ -53,7 +53,7 @@ def games(env: dict[str, str]) -> Iterator[FlaskClient]:  # noqa: F811
 
     made = create_app(settings(env), default_registry("tests.support.diceduel:DiceDuel"))
     yield made.test_client()
-    close_pools(made)
+    close_app(made)
 
 
 def mint(games: FlaskClient, role: str, label: str = "", principal_id: str | None = None) -> dict[str, Any]:
@@ -136,10 +136,10 @@ def test_tickets_and_private_tables_with_bad_options_or_game_types_are_refused(a
 
 
 def test_the_games_service_down_is_a_503_with_retry_after_not_an_unchecked_accept(
-    env: dict[str, str], pool: Any, monkeypatch: pytest.MonkeyPatch  # noqa: F811
+    env: dict[str, str], pool: Any, monkeypatch: pytest.MonkeyPatch, closing: Any  # noqa: F811
 ) -> None:
     monkeypatch.setenv("GAMES_URL", DEAD)
-    client = make_app(env).test_client()
+    client = closing(make_app(env)).test_client()
     people = players(pool, 2)
     token = people[0][1]
     attempts = [
@@ -416,7 +416,7 @@ def every_service(env: dict[str, str], games: FlaskClient) -> Iterator[dict[str,
     yield {"games": games, **{name: a.test_client() for name, a in zip(("matchmaking", "questions", "ratings"),
                                                                      apps, strict=True)}}
     for a in apps:
-        close_pools(a)
+        close_app(a)
 
 
 def test_an_auditor_reads_every_export_and_audit_and_gets_403_on_every_write(

@@ -12,6 +12,7 @@ from flask.testing import FlaskClient
 from services.questions.bootstrap import create_app
 from services.questions.config import RoutingConfig
 from shared.config import Settings
+from shared.web.closing import close_app
 
 ADMIN = "test-admin-token"
 AUTH = {"Authorization": f"Bearer {ADMIN}"}
@@ -29,7 +30,7 @@ def settings_for(database_url: str, redis_url: str) -> Settings:
 def app(database_url: str, redis_url: str) -> Iterator[Flask]:
     app = create_app(settings_for(database_url, redis_url), RoutingConfig())
     yield app
-    app.extensions["questions_service"].uow.pool.close()
+    close_app(app)
 
 
 @pytest.fixture

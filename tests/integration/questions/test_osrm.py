@@ -24,6 +24,7 @@ from services.questions.config import RoutingConfig
 from shared.cityhopper import catalog
 from shared.cityhopper.errors import RoutingError
 from shared.cityhopper.roads import OsrmBackend
+from shared.web.closing import close_app
 from tests.integration.questions.conftest import settings_for
 
 pytestmark = pytest.mark.integration
@@ -187,7 +188,7 @@ def test_app_with_routing_backend_osrm(osrm: StubOsrm, database_url: str, redis_
         assert r["correct"] is True and r["reveal"]["km"] == d["km"]
         assert len(osrm.requests) == 2  # amsterdam-leiden once (the draw used the cache), the island once
     finally:
-        app.extensions["questions_service"].uow.pool.close()
+        close_app(app)
 
 
 def test_routing_config_from_env() -> None:

@@ -12,6 +12,7 @@ from flask.testing import FlaskClient
 
 from services.ratings.bootstrap import create_app
 from shared.config import Settings
+from shared.web.closing import close_app
 from tests.integration.ratings.conftest import Bus
 from tests.unit.ratings.factories import every_game_type, finished, team_game
 
@@ -23,7 +24,7 @@ def client(database_url: str, redis_url: str) -> Iterator[FlaskClient]:
     base = Settings.from_env()
     app = create_app(Settings(database_url, redis_url, "test-admin-token", "127.0.0.1", 0, base.ports, "WARNING"))
     yield app.test_client()
-    app.extensions["ratings_service"].uow.pool.close()
+    close_app(app)
 
 
 @pytest.fixture
