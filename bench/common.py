@@ -22,6 +22,7 @@ from psycopg import sql
 
 from shared.backends import Backends, resolve
 from shared.migrate import apply
+from shared.web.server import HttpServerSettings
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -76,7 +77,7 @@ SERVERS = {
 def server_label(kind: str) -> str:
     """``SERVERS[kind]``, and the CPUs waitress was kept on when ``HTTP_CPUS`` is set for the run (both
     the games app and the reference then stay on them: ``HTTP_CPUS=0 make bench``)."""
-    cpus = os.environ.get("HTTP_CPUS", "").strip()
+    cpus = HttpServerSettings.from_env().cpus
     return SERVERS[kind] + (f", kept on CPU {cpus} (HTTP_CPUS)" if cpus and kind == "waitress" else "")
 
 

@@ -13,7 +13,6 @@ from shared.db import make_pool
 from shared.messages import QUEUES
 from shared.outbox import job_counts, outbox_stats
 from shared.web.app import ReadyCheck
-from shared.web.closing import on_close
 
 
 @dataclass
@@ -34,11 +33,6 @@ class Infrastructure:
         """Close the pool (its connections and its worker threads) and the Redis connections."""
         self.pool.close()
         self.redis.close()
-
-    def closed_with(self, app: Any) -> None:
-        """Close these connections when ``app`` is closed (``shared.web.closing.close_app``: the server's
-        shutdown, a test's teardown), not whenever the garbage collector gets to the pool."""
-        on_close(app, self.close)
 
     def ready_checks(self) -> dict[str, ReadyCheck]:
         def postgres() -> None:

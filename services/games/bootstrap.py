@@ -79,7 +79,7 @@ def create_app(settings: Settings | None = None, registry: Registry | None = Non
     # seconds between keep-alives on an idle live stream (also how soon a client that left is noticed)
     app.config["STREAM_KEEPALIVE_SECONDS"] = float(os.environ.get("STREAM_KEEPALIVE_SECONDS") or 15)
 
-    infra.closed_with(app)
+    on_close(app, infra.close)  # at the server's shutdown (shared/web/closing.py)
     return app
 
 

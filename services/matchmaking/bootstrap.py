@@ -18,6 +18,7 @@ from shared.auth import PlayerDirectory
 from shared.config import Settings
 from shared.service_kit import Infrastructure
 from shared.web.app import create_service_app
+from shared.web.closing import on_close
 
 MIGRATIONS = Path(__file__).parent / "adapters" / "migrations"
 DESCRIPTION = """Seats players at fair tables quickly, runs private tables and leagues.
@@ -73,5 +74,5 @@ def create_app(
     app.extensions["player_directory"] = PlayerDirectory(infra.pool)
     app.extensions["subscribe_ticket"] = RedisTicketNotifier(infra.redis).subscribe
 
-    infra.closed_with(app)
+    on_close(app, infra.close)  # at the server's shutdown (shared/web/closing.py)
     return app

@@ -15,6 +15,7 @@ from shared.auth import PlayerDirectory
 from shared.config import Settings
 from shared.service_kit import Infrastructure
 from shared.web.app import create_service_app
+from shared.web.closing import on_close
 
 MIGRATIONS = Path(__file__).parent / "adapters" / "migrations"
 DESCRIPTION = """CityHopper's question and distance service: the 82 places, road distances with routes and
@@ -48,5 +49,5 @@ def create_app(settings: Settings | None = None, routing_config: RoutingConfig |
     app.extensions["questions_service"] = svc
     app.extensions["player_directory"] = PlayerDirectory(infra.pool)
 
-    infra.closed_with(app)
+    on_close(app, infra.close)  # at the server's shutdown (shared/web/closing.py)
     return app

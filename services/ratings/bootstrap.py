@@ -14,6 +14,7 @@ from shared.config import Settings
 from shared.db import make_pool
 from shared.service_kit import Infrastructure
 from shared.web.app import create_service_app
+from shared.web.closing import on_close
 
 MIGRATIONS = Path(__file__).parent / "adapters" / "migrations"
 DESCRIPTION = """Ratings with uncertainty (OpenSkill, Weng-Lin Plackett-Luce) per pool of game type and mode.
@@ -48,5 +49,5 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.extensions["ratings_service"] = build_service(infra)
     app.extensions["player_directory"] = PlayerDirectory(infra.pool)  # role tokens at the door (shared.web.roles)
 
-    infra.closed_with(app)
+    on_close(app, infra.close)  # at the server's shutdown (shared/web/closing.py)
     return app

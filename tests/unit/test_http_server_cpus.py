@@ -5,7 +5,6 @@ a message that names the setting, before it serves anything."""
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -15,6 +14,7 @@ import pytest
 import requests
 
 from shared.web.server import HttpServerSettings, parse_cpus
+from tests.support.servers import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 ALLOWED = os.sched_getaffinity(0)
@@ -29,12 +29,6 @@ def app(environ, start_response):
 
 serve(app, "127.0.0.1", int(sys.argv[1]))
 """
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def test_the_list_takes_numbers_and_ranges_of_allowed_cpus() -> None:
@@ -71,7 +65,7 @@ def test_a_services_own_setting_wins_over_the_shared_one(monkeypatch: pytest.Mon
 
 def _serve_and_read_threads(env: dict[str, str]) -> list[set[int]]:
     """Start the production server on a bare app, wait for an answer, return each thread's CPUs."""
-    port = _free_port()
+    port = free_port()
     proc = subprocess.Popen([sys.executable, "-c", APP, str(port)], cwd=ROOT, env=env)
     try:
         deadline = time.monotonic() + 30
@@ -105,7 +99,7 @@ def test_the_command_stops_on_a_cpu_it_may_not_use(command: list[str]) -> None:
     env |= {"HTTP_CPUS": "0", f"HTTP_CPUS_{command[-1].upper()}": str(max(ALLOWED) + 1),
             # never reached: the command stops before it builds its app
             "DATABASE_URL": "postgresql://127.0.0.1:9/none", "REDIS_URL": "redis://127.0.0.1:9/0"}
-    done = subprocess.run([sys.executable, "-m", "services.cli", *command, "--port", str(_free_port())],
+    done = subprocess.run([sys.executable, "-m", "services.cli", *command, "--port", str(free_port())],
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
     assert done.returncode == 2
     assert f"speltafel {command[0]}: HTTP_CPUS={str(max(ALLOWED) + 1)!r}: CPU {max(ALLOWED) + 1} is not one " \

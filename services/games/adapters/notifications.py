@@ -120,10 +120,8 @@ class NoticeSender:
         self._send_all_waiting()
 
     def close(self) -> None:
-        """Send what waits and close the connection (at the app's close, ``shared.web.closing``)."""
+        """Close the connection (at the app's close, ``shared.web.closing``: no request publishes then)."""
         with self._lock:
-            if self._waiting:
-                self._send_waiting()
             conn, self._conn = self._conn, None
         if conn is not None:
             conn.disconnect()

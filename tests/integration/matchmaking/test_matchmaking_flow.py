@@ -14,7 +14,6 @@ import pytest
 from flask import Flask, jsonify
 from redis import Redis
 from rq import Queue
-from werkzeug.serving import make_server
 
 from services.matchmaking.domain.league import game_points
 from services.matchmaking.domain.seating import repeat_cost
@@ -23,24 +22,13 @@ from shared.config import Settings
 from shared.db import make_pool
 from shared.outbox import relay_once
 from shared.web.closing import close_app
+from tests.e2e.conftest import Server
 from tests.support.jobs import close_cached_services, work_off
 
 pytestmark = pytest.mark.integration
 
 ADMIN = "test-admin-token"
 DEAD = "http://127.0.0.1:9"  # nothing listens: the adapters fall back (the game types: 503)
-
-
-class Server:
-    def __init__(self, app: Any) -> None:
-        self.app = app
-        self.httpd = make_server("127.0.0.1", 0, app, threaded=True)
-        self.url = f"http://127.0.0.1:{self.httpd.server_port}"
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
-
-    def stop(self) -> None:
-        self.httpd.shutdown()
-        close_app(self.app)  # its connections back: the shared test server has few to spare
 
 
 def games_server(database_url: str, redis_url: str) -> Server:
