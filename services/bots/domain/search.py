@@ -208,7 +208,7 @@ def _iterate(
         state = play(engine, state, mover, legal[i])
         path.append(child)
         node = child
-    state = _playout(game, sample, state, rng, stop)
+    state = playout(game, sample, state, rng, stop)
     rewards = game.evaluate(sample, state)
     for edge in path:
         edge.visits += 1
@@ -251,7 +251,7 @@ def flat_search(
                 if move_key(move) not in legal:
                     continue
                 luck = random.Random(seed)
-                end = _playout(game, sample, play(engine, sample, seat, move), luck, stop)
+                end = playout(game, sample, play(engine, sample, seat, move), luck, stop)
                 round_rewards.append((i, game.evaluate(sample, end)[seat]))
         except OutOfTime:
             break  # an unfinished round would compare the moves on different deals: dropped
@@ -271,7 +271,7 @@ def flat_search(
     return SearchResult(moves[best], iterations, {move_key(m): counts[i] for i, m in enumerate(moves)})
 
 
-def _playout(
+def playout(
     game: SearchGame, sample: State, state: State, rng: random.Random, stop: Stop | None = None
 ) -> State:
     """Plays ``state`` on with the game's playout policy until its cut-off; raises ``OutOfTime`` as

@@ -17,31 +17,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from services.bots.domain.budget import Budget
-from services.bots.domain.search import OutOfTime, SearchGame, Stop, play, settle, stopper
+from services.bots.domain.search import OutOfTime, SearchGame, play, playout, stopper
 from services.games.engines.base import Move
-
-
-def playout(game: SearchGame, sample: Any, state: Any, rng: random.Random, stop: Stop | None = None) -> Any:
-    engine = game.engine
-    for _ in range(game.max_playout_moves):
-        if stop is not None and stop():
-            raise OutOfTime
-        state = settle(engine, state, rng)
-        if engine.outcome(state) is not None or game.cutoff(sample, state):
-            return state
-        movers = engine.to_move(state)
-        if not movers:
-            return state
-        mover = movers[0]
-        legal = engine.legal_moves(state, mover)
-        if not legal:
-            return state
-        if len(legal) == 1 or game.playout is None:
-            move = legal[0] if len(legal) == 1 else legal[int(rng.random() * len(legal))]
-        else:
-            move = game.playout(state, mover, legal, rng)
-        state = play(engine, state, mover, move)
-    return state
 
 
 def flat_search(
