@@ -12,10 +12,10 @@ import random
 from typing import Any
 
 from services.bots.domain.budget import Budget
-from services.games.engines.hoppaa.cards import value_of
 from services.games.engines.hoppaa.policy import (
     bid_choices,
     card_choices,
+    discard_choices,
     finishing_bids,
     forward_choices,
     penalty_choices,
@@ -71,12 +71,12 @@ def _scoring_track(v: dict[str, Any]) -> list[int] | None:
 
 def _forward(v: dict[str, Any], legal: list[Move]) -> list[Move]:
     track = _scoring_track(v)
-    return legal if track is None else forward_choices(track, legal)
+    return legal if track is None else forward_choices(legal, track)
 
 
 def _penalty(v: dict[str, Any], legal: list[Move]) -> list[Move]:
     track = _scoring_track(v)
-    return legal if track is None else penalty_choices(track, v["scoring"]["penalty"], legal)
+    return legal if track is None else penalty_choices(legal, track, v["scoring"]["penalty"])
 
 
 def sensible_moves(view: dict[str, Any], moves: list[Move], seat: int) -> list[Move]:
@@ -90,8 +90,7 @@ def sensible_moves(view: dict[str, Any], moves: list[Move], seat: int) -> list[M
     if kind == "bid":
         return _bids(v, seat, moves)
     if kind == "discard":
-        low = min(value_of(m["card"]) for m in moves)
-        return [m for m in moves if value_of(m["card"]) == low]
+        return discard_choices(moves)
     if kind == "play_card":
         return _cards(v, seat, moves)
     if kind in ("choose_pawn_move", "decline_move"):

@@ -12,6 +12,7 @@ applies the same ones to a seat's view.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 
 from services.games.engines.base import Move
 from services.games.engines.hoppaa.cards import NO_TRUMP, suit_of, trick_winner, value_of
@@ -75,8 +76,14 @@ def bid_choices(legal: list[Move], hand: list[str], players: int, trump: str | N
     return best(legal, score)
 
 
+def discard_choices(legal: list[Move]) -> list[Move]:
+    """The lowest cards to discard."""
+    low = min(value_of(m["card"]) for m in legal)
+    return [m for m in legal if value_of(m["card"]) == low]
+
+
 def card_choices(legal: list[Move], seat: int, need: int, trump: str | None,
-                 on_table: list[tuple[int, str]]) -> list[Move]:
+                 on_table: Sequence[tuple[int, str]]) -> list[Move]:
     """The cards a sensible player considers: ``need`` tricks still to win (bid minus won), the trick's
     (seat, card) so far. Leading: the strongest when tricks are needed, else the weakest; following:
     win as cheaply as possible when needed, else lose with the strongest card that loses."""
@@ -94,7 +101,7 @@ def card_choices(legal: list[Move], seat: int, need: int, trump: str | None,
     return best(legal, [float(-s) for s in strength])
 
 
-def forward_choices(track: list[int], legal: list[Move]) -> list[Move]:
+def forward_choices(legal: list[Move], track: list[int]) -> list[Move]:
     """The pawn moves that go furthest on ``track`` (the finish first, minus what a knocked-off pawn
     loses); declining last."""
     score = []
@@ -110,7 +117,7 @@ def forward_choices(track: list[int], legal: list[Move]) -> list[Move]:
     return best(legal, score)
 
 
-def penalty_choices(track: list[int], penalty: int, legal: list[Move]) -> list[Move]:
+def penalty_choices(legal: list[Move], track: list[int], penalty: int) -> list[Move]:
     """The pawns whose ``penalty`` steps back lose the least on ``track``."""
     score = []
     for m in legal:
@@ -135,15 +142,14 @@ class SensiblePlayer:
             finishing = finishing_bids(None if owner is None else state.pawns[owner], white)
             return bid_choices(legal, state.hands[seat], state.num_players, state.trump, finishing)
         if kind == "discard":
-            low = min(value_of(m["card"]) for m in legal)
-            return [m for m in legal if value_of(m["card"]) == low]
+            return discard_choices(legal)
         if kind == "play_card":
             need = (state.bids[seat] or 0) - state.tricks_won[seat]
-            return card_choices(legal, seat, need, state.trump, list(state.trick))
+            return card_choices(legal, seat, need, state.trump, state.trick)
         if kind not in ("choose_pawn_move", "decline_move", "choose_penalty_pawn"):
             return legal
         pending = pending_result(state)
         assert pending is not None and pending.owner is not None
         if kind == "choose_penalty_pawn":
-            return penalty_choices(state.pawns[pending.owner], pending.penalty, legal)
-        return forward_choices(state.pawns[pending.owner], legal)
+            return penalty_choices(legal, state.pawns[pending.owner], pending.penalty)
+        return forward_choices(legal, state.pawns[pending.owner])
