@@ -76,15 +76,7 @@ def _bid_rounds(bids: list[tuple[int, int, str]]) -> int:
 def determinize(view: Mapping[str, Any], seat: int, rng: Rng) -> KlapperState:
     v = view
     n = int(v["num_players"])
-    o = v["options"]
-    opts = Options(
-        str(o["seating"]),
-        int(o["first_dealer"]),
-        int(o["target"]),
-        bool(o["round2_turned_suit"]),
-        str(o["roem_tie"]),
-        bool(o["compare_with_roem"]),
-    )
+    opts = Options.from_dict(v["options"])
     phase = str(v["phase"])
     trump = parse_suit(v["trump"]) if v["trump"] is not None else None
     turned = _card(v["turned_card"]) if v["turned_card"] is not None else None

@@ -217,15 +217,7 @@ class KlapperEngine(Engine[KlapperState]):
     # --- the game ------------------------------------------------------------------------
     def initial_state(self, config: GameConfig) -> KlapperState:
         n = config.num_players
-        o = config.options
-        opts = Options(
-            str(o["seating"]),
-            int(o["first_dealer"]),
-            int(o["target"]),
-            bool(o["round2_turned_suit"]),
-            str(o["roem_tie"]),
-            bool(o["compare_with_roem"]),
-        )
+        opts = Options.from_dict(config.options)
         table = list(range(n))
         num_sides = 2 if n in (4, 6) else n
         state = KlapperState(

@@ -7,6 +7,7 @@ with 2 or 3 players each seat is its own side. Cards are ints (see ``cards``).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,6 +24,18 @@ class Options:
     round2_turned_suit: bool = True  # KL-R5
     roem_tie: str = "nobody"  # KL-R12
     compare_with_roem: bool = True  # KL-R16
+
+    @classmethod
+    def from_dict(cls, o: Mapping[str, Any]) -> Options:
+        """The options ``as_dict`` wrote (normalized table options, or a view's ``options``)."""
+        return cls(
+            str(o["seating"]),
+            int(o["first_dealer"]),
+            int(o["target"]),
+            bool(o["round2_turned_suit"]),
+            str(o["roem_tie"]),
+            bool(o["compare_with_roem"]),
+        )
 
     def as_dict(self) -> dict[str, Any]:
         return {
