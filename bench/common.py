@@ -11,7 +11,7 @@ import sys
 import time
 import uuid
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -146,6 +146,28 @@ def cpu_seconds(pid: int) -> float:
     except OSError:
         return 0.0
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def process_cpu(pid: int) -> dict[str, float]:
+    """A process's user and system CPU seconds and its threads' voluntary and involuntary context
+    switches, summed over its threads (``/proc/<pid>/status`` counts only the main thread's); zeros once
+    it is gone. Two readings give a round's split of where a process's CPU went."""
+    out = {"user_s": 0.0, "sys_s": 0.0, "voluntary_switches": 0.0, "involuntary_switches": 0.0}
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        tasks = list(Path(f"/proc/{pid}/task").iterdir())
+    except OSError:
+        return out
+    tick = os.sysconf("SC_CLK_TCK")
+    out["user_s"], out["sys_s"] = int(fields[11]) / tick, int(fields[12]) / tick
+    for task in tasks:
+        with suppress(OSError):  # a thread that ended meanwhile
+            for line in (task / "status").read_text().splitlines():
+                if line.startswith("voluntary_ctxt_switches:"):
+                    out["voluntary_switches"] += int(line.split()[1])
+                elif line.startswith("nonvoluntary_ctxt_switches:"):
+                    out["involuntary_switches"] += int(line.split()[1])
+    return out
 
 
 def machine_cpu_s() -> tuple[float, float]:

@@ -25,7 +25,10 @@ spent twice the CPU per move without the viewers. So the module compares the gam
 move (``games_cpu_ms_per_move``); when the rounds without the viewers cost a move more than 10 % more
 than the rounds with them, ``rounds_comparable`` is false, and a drop within the target is reported
 as ``null`` (not shown) rather than true: such rounds can only make the drop look smaller, so a drop
-past the target is still false. One more flat-out round runs without the viewers beside a process that
+past the target is still false. ``games_cpu_split_per_move`` says where that CPU went (user and system ms,
+the threads' voluntary and involuntary context switches, per move; each round's ``servers_cpu_split``
+has the same for every server): on a 2-vCPU machine whose CPUs idle, the games process's threads hand
+the GIL and their sockets back and forth across both CPUs, and the extra cost is system time. One more flat-out round runs without the viewers beside a process that
 only spins at the idle scheduling class (``SCHED_IDLE``), the control: by its class it takes only CPU time
 nothing else wants, so the movers should lose nothing to it. Where they lose to it what they lose to the
 viewers (a VM whose scheduler keeps its tasks off a busy vCPU whatever that vCPU runs, 2026-12-06 late
@@ -57,7 +60,16 @@ from typing import Any
 
 import requests
 
-from bench.common import ROOT, bench_backends, cpu_seconds, free_port, idle_share, load_average, machine_cpu_s
+from bench.common import (
+    ROOT,
+    bench_backends,
+    cpu_seconds,
+    free_port,
+    idle_share,
+    load_average,
+    machine_cpu_s,
+    process_cpu,
+)
 from bench.reference import write_games_file, wrk
 
 MOVERS = 8
@@ -147,6 +159,14 @@ def _games_cpu_ms_per_move(round_: dict[str, Any]) -> float:
     return round(1000 * round_["servers_cpu_s"]["games"] / max(round_["moves"], 1), 2)
 
 
+def _games_split_per_move(round_: dict[str, Any]) -> dict[str, float]:
+    """Where the games process's CPU per move went: user and system ms, its threads' context switches."""
+    split, moves = round_["servers_cpu_split"]["games"], max(round_["moves"], 1)
+    return {"user_ms": round(1000 * split["user_s"] / moves, 3), "sys_ms": round(1000 * split["sys_s"] / moves, 3),
+            "voluntary_switches": round(split["voluntary_switches"] / moves, 1),
+            "involuntary_switches": round(split["involuntary_switches"] / moves, 1)}
+
+
 def _reads(streams: str, counter: str = "speltafel_stream_reads_total") -> float:
     text = requests.get(streams + "/metrics", timeout=10).text
     return next((float(line.split()[-1]) for line in text.splitlines() if line.startswith(counter)), 0.0)
@@ -193,6 +213,7 @@ def run(base: str, streams: str, pids: dict[str, int]) -> dict[str, Any]:
         whose idle CPUs halt, a round that leaves the cores idle is slowed by waking them)."""
         before, machine_before = _children_cpu_s(), machine_cpu_s()
         servers_before = {name: cpu_seconds(pid) for name, pid in pids.items()}
+        split_before = {name: process_cpu(pid) for name, pid in pids.items()}
         if rate or MOVER_CLIENT != "wrk":
             result = _result(_client("movers", movers | ({"rate": rate} if rate else {})), SECONDS + 120)
             result["client"] = "asyncio + uvloop (aiohttp)"
@@ -206,7 +227,10 @@ def run(base: str, streams: str, pids: dict[str, int]) -> dict[str, Any]:
         return result | {"client_cpu_s": round(_children_cpu_s() - before, 1),
                          "servers_cpu_s": {name: round(cpu_seconds(pid) - servers_before[name], 1)
                                            for name, pid in pids.items()},
-                         "idle_share_of_the_cores": idle_share(machine_before, machine_cpu_s())}
+                         "idle_share_of_the_cores": idle_share(machine_before, machine_cpu_s()),
+                         "servers_cpu_split": {name: {k: round(v - split_before[name][k], 2)
+                                                      for k, v in process_cpu(pid).items()}
+                                               for name, pid in pids.items()}}
 
     rounds: dict[str, Any] = {"without_1": play()}
 
@@ -296,6 +320,7 @@ def run(base: str, streams: str, pids: dict[str, int]) -> dict[str, Any]:
         "moves_per_s_ratio_per_round": per_round,
         "idle_share_of_the_cores": each(lambda r: r["idle_share_of_the_cores"]),
         "games_cpu_ms_per_move": cpu_per_move,
+        "games_cpu_split_per_move": each(_games_split_per_move),
         "rounds_comparable": comparable,
         "idle_priority_neighbour": {
             "moves_per_s_ratio_to_without": round(beside / alone, 3),
