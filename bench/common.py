@@ -139,13 +139,20 @@ def start_server(factory: str, env: dict[str, str], kind: str) -> tuple[subproce
     return subprocess.Popen(command, env=env, cwd=ROOT), f"http://127.0.0.1:{port}"
 
 
+def _cpu_times(pid: int) -> tuple[float, float]:
+    """(user, system) CPU seconds of a process, all its threads (Linux ``/proc/<pid>/stat``); OSError once
+    it is gone."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    tick = os.sysconf("SC_CLK_TCK")
+    return int(fields[11]) / tick, int(fields[12]) / tick
+
+
 def cpu_seconds(pid: int) -> float:
     """User + system CPU seconds of a process (Linux /proc); 0 once it is gone."""
     try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return sum(_cpu_times(pid))
     except OSError:
         return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def process_cpu(pid: int) -> dict[str, float]:
@@ -154,12 +161,10 @@ def process_cpu(pid: int) -> dict[str, float]:
     it is gone. Two readings give a round's split of where a process's CPU went."""
     out = {"user_s": 0.0, "sys_s": 0.0, "voluntary_switches": 0.0, "involuntary_switches": 0.0}
     try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        out["user_s"], out["sys_s"] = _cpu_times(pid)
         tasks = list(Path(f"/proc/{pid}/task").iterdir())
     except OSError:
         return out
-    tick = os.sysconf("SC_CLK_TCK")
-    out["user_s"], out["sys_s"] = int(fields[11]) / tick, int(fields[12]) / tick
     for task in tasks:
         with suppress(OSError):  # a thread that ended meanwhile
             for line in (task / "status").read_text().splitlines():

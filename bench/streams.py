@@ -25,12 +25,14 @@ spent twice the CPU per move without the viewers. So the module compares the gam
 move (``games_cpu_ms_per_move``); when the rounds without the viewers cost a move more than 10 % more
 than the rounds with them, ``rounds_comparable`` is false, and a drop within the target is reported
 as ``null`` (not shown) rather than true: such rounds can only make the drop look smaller, so a drop
-past the target is still false. ``games_cpu_split_per_move`` says where that CPU went (user and system ms,
-the threads' voluntary and involuntary context switches, per move; each round's ``servers_cpu_split``
-has the same for every server): on a 2-vCPU machine whose CPUs idle, the games process's threads hand
-the GIL and their sockets back and forth across both CPUs, and the extra cost is system time. One more flat-out round runs without the viewers beside a process that
-only spins at the idle scheduling class (``SCHED_IDLE``), the control: by its class it takes only CPU time
-nothing else wants, so the movers should lose nothing to it. Where they lose to it what they lose to the
+past the target is still false. ``games_cpu_split_per_move`` says where that CPU went (user and system
+ms, the threads' voluntary and involuntary context switches, per move; each round's ``servers_cpu_split``
+has the same for every server): on 2026-12-07's nineteenth machine the rounds without the viewers took
+the same user time a move, the extra was system time and twice the context switches (the threads
+handing the GIL and their sockets back and forth across both CPUs, as far as the counts tell).
+One more flat-out round runs without the viewers beside a process that only spins at the idle
+scheduling class (``SCHED_IDLE``), the control: by its class it takes only CPU time nothing else wants,
+so the movers should lose nothing to it. Where they lose to it what they lose to the
 viewers (a VM whose scheduler keeps its tasks off a busy vCPU whatever that vCPU runs, 2026-12-06 late
 night, ``docs/benchmarks.md``), the drop is the cost of any busy neighbour, not of the viewers' work:
 ``idle_priority_neighbour`` gives that round's ratio to the rounds without and the rounds with the viewers'
