@@ -214,7 +214,6 @@ def run(base: str, streams: str, pids: dict[str, int]) -> dict[str, Any]:
         servers' CPU seconds, and the share of the cores' time that was idle during the round (on a VM
         whose idle CPUs halt, a round that leaves the cores idle is slowed by waking them)."""
         before, machine_before = _children_cpu_s(), machine_cpu_s()
-        servers_before = {name: cpu_seconds(pid) for name, pid in pids.items()}
         split_before = {name: process_cpu(pid) for name, pid in pids.items()}
         if rate or MOVER_CLIENT != "wrk":
             result = _result(_client("movers", movers | ({"rate": rate} if rate else {})), SECONDS + 120)
@@ -226,13 +225,14 @@ def run(base: str, streams: str, pids: dict[str, int]) -> dict[str, Any]:
             made = r["requests"] - r["errors"]
             result = {"clients": MOVERS, "moves": made, "moves_per_s": round(made / r["duration_s"], 1),
                       "errors": r["errors"], "p50_ms": r["p50_ms"], "p99_ms": r["p99_ms"], "client": "wrk"}
+        idle = idle_share(machine_before, machine_cpu_s())
+        split = {name: {k: v - split_before[name][k] for k, v in process_cpu(pid).items()}
+                 for name, pid in pids.items()}
         return result | {"client_cpu_s": round(_children_cpu_s() - before, 1),
-                         "servers_cpu_s": {name: round(cpu_seconds(pid) - servers_before[name], 1)
-                                           for name, pid in pids.items()},
-                         "idle_share_of_the_cores": idle_share(machine_before, machine_cpu_s()),
-                         "servers_cpu_split": {name: {k: round(v - split_before[name][k], 2)
-                                                      for k, v in process_cpu(pid).items()}
-                                               for name, pid in pids.items()}}
+                         "servers_cpu_s": {name: round(d["user_s"] + d["sys_s"], 1) for name, d in split.items()},
+                         "idle_share_of_the_cores": idle,
+                         "servers_cpu_split": {name: {k: round(v, 2) for k, v in d.items()}
+                                               for name, d in split.items()}}
 
     rounds: dict[str, Any] = {"without_1": play()}
 
